@@ -1,0 +1,3 @@
+"""kibitz: a networked game-engine service."""
+
+__version__ = "0.1.0"

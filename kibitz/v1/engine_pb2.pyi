@@ -1,0 +1,379 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games",)
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[GameInfo]
+    def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ...) -> None: ...
+
+class GameInfo(_message.Message):
+    __slots__ = ("name", "title", "players", "has_chance", "default_position", "notation_help")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    HAS_CHANCE_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_POSITION_FIELD_NUMBER: _ClassVar[int]
+    NOTATION_HELP_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    title: str
+    players: int
+    has_chance: bool
+    default_position: str
+    notation_help: str
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[int] = ..., has_chance: _Optional[bool] = ..., default_position: _Optional[str] = ..., notation_help: _Optional[str] = ...) -> None: ...
+
+class ListEnginesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListEnginesResponse(_message.Message):
+    __slots__ = ("engines",)
+    ENGINES_FIELD_NUMBER: _ClassVar[int]
+    engines: _containers.RepeatedCompositeFieldContainer[EngineInfo]
+    def __init__(self, engines: _Optional[_Iterable[_Union[EngineInfo, _Mapping]]] = ...) -> None: ...
+
+class EngineInfo(_message.Message):
+    __slots__ = ("name", "description", "games", "options")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    description: str
+    games: _containers.RepeatedScalarFieldContainer[str]
+    options: _containers.RepeatedCompositeFieldContainer[OptionInfo]
+    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ...) -> None: ...
+
+class OptionInfo(_message.Message):
+    __slots__ = ("name", "type", "default", "min", "max", "choices", "description")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_FIELD_NUMBER: _ClassVar[int]
+    MIN_FIELD_NUMBER: _ClassVar[int]
+    MAX_FIELD_NUMBER: _ClassVar[int]
+    CHOICES_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    type: str
+    default: str
+    min: int
+    max: int
+    choices: _containers.RepeatedScalarFieldContainer[str]
+    description: str
+    def __init__(self, name: _Optional[str] = ..., type: _Optional[str] = ..., default: _Optional[str] = ..., min: _Optional[int] = ..., max: _Optional[int] = ..., choices: _Optional[_Iterable[str]] = ..., description: _Optional[str] = ...) -> None: ...
+
+class DescribeRequest(_message.Message):
+    __slots__ = ("game", "position", "moves")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    position: str
+    moves: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., moves: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class PositionInfo(_message.Message):
+    __slots__ = ("game", "position", "board", "to_move", "legal_moves", "game_over")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_MOVES_FIELD_NUMBER: _ClassVar[int]
+    GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    position: str
+    board: str
+    to_move: int
+    legal_moves: _containers.RepeatedScalarFieldContainer[str]
+    game_over: GameOver
+    def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., board: _Optional[str] = ..., to_move: _Optional[int] = ..., legal_moves: _Optional[_Iterable[str]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ...) -> None: ...
+
+class CreateSessionRequest(_message.Message):
+    __slots__ = ("game", "engine", "options")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    ENGINE_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    engine: str
+    options: _containers.ScalarMap[str, str]
+    def __init__(self, game: _Optional[str] = ..., engine: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class Session(_message.Message):
+    __slots__ = ("id", "game", "engine", "options", "searching", "searches", "idle_timeout_seconds")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    ENGINE_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SEARCHING_FIELD_NUMBER: _ClassVar[int]
+    SEARCHES_FIELD_NUMBER: _ClassVar[int]
+    IDLE_TIMEOUT_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    game: str
+    engine: str
+    options: _containers.ScalarMap[str, str]
+    searching: bool
+    searches: int
+    idle_timeout_seconds: float
+    def __init__(self, id: _Optional[str] = ..., game: _Optional[str] = ..., engine: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., searching: _Optional[bool] = ..., searches: _Optional[int] = ..., idle_timeout_seconds: _Optional[float] = ...) -> None: ...
+
+class GetSessionRequest(_message.Message):
+    __slots__ = ("session_id",)
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    def __init__(self, session_id: _Optional[str] = ...) -> None: ...
+
+class SetOptionsRequest(_message.Message):
+    __slots__ = ("session_id", "options")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    options: _containers.ScalarMap[str, str]
+    def __init__(self, session_id: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class NewGameRequest(_message.Message):
+    __slots__ = ("session_id",)
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    def __init__(self, session_id: _Optional[str] = ...) -> None: ...
+
+class CloseSessionRequest(_message.Message):
+    __slots__ = ("session_id",)
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    def __init__(self, session_id: _Optional[str] = ...) -> None: ...
+
+class CloseSessionResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class Limits(_message.Message):
+    __slots__ = ("depth", "nodes", "move_time_ms", "clock", "infinite", "search_moves", "multipv")
+    DEPTH_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    MOVE_TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    INFINITE_FIELD_NUMBER: _ClassVar[int]
+    SEARCH_MOVES_FIELD_NUMBER: _ClassVar[int]
+    MULTIPV_FIELD_NUMBER: _ClassVar[int]
+    depth: int
+    nodes: int
+    move_time_ms: int
+    clock: Clock
+    infinite: bool
+    search_moves: _containers.RepeatedScalarFieldContainer[str]
+    multipv: int
+    def __init__(self, depth: _Optional[int] = ..., nodes: _Optional[int] = ..., move_time_ms: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., infinite: _Optional[bool] = ..., search_moves: _Optional[_Iterable[str]] = ..., multipv: _Optional[int] = ...) -> None: ...
+
+class Clock(_message.Message):
+    __slots__ = ("time_left_ms", "increment_ms", "moves_to_go")
+    TIME_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
+    INCREMENT_MS_FIELD_NUMBER: _ClassVar[int]
+    MOVES_TO_GO_FIELD_NUMBER: _ClassVar[int]
+    time_left_ms: _containers.RepeatedScalarFieldContainer[int]
+    increment_ms: _containers.RepeatedScalarFieldContainer[int]
+    moves_to_go: int
+    def __init__(self, time_left_ms: _Optional[_Iterable[int]] = ..., increment_ms: _Optional[_Iterable[int]] = ..., moves_to_go: _Optional[int] = ...) -> None: ...
+
+class SearchRequest(_message.Message):
+    __slots__ = ("session_id", "position", "moves", "limits")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    LIMITS_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    position: str
+    moves: _containers.RepeatedScalarFieldContainer[str]
+    limits: Limits
+    def __init__(self, session_id: _Optional[str] = ..., position: _Optional[str] = ..., moves: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ...) -> None: ...
+
+class AnalyzeRequest(_message.Message):
+    __slots__ = ("game", "engine", "options", "position", "moves", "limits")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    ENGINE_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    LIMITS_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    engine: str
+    options: _containers.ScalarMap[str, str]
+    position: str
+    moves: _containers.RepeatedScalarFieldContainer[str]
+    limits: Limits
+    def __init__(self, game: _Optional[str] = ..., engine: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., position: _Optional[str] = ..., moves: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ...) -> None: ...
+
+class StopRequest(_message.Message):
+    __slots__ = ("session_id",)
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    def __init__(self, session_id: _Optional[str] = ...) -> None: ...
+
+class StopResponse(_message.Message):
+    __slots__ = ("was_searching",)
+    WAS_SEARCHING_FIELD_NUMBER: _ClassVar[int]
+    was_searching: bool
+    def __init__(self, was_searching: _Optional[bool] = ...) -> None: ...
+
+class SearchResponse(_message.Message):
+    __slots__ = ("info", "result")
+    INFO_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    info: Info
+    result: Result
+    def __init__(self, info: _Optional[_Union[Info, _Mapping]] = ..., result: _Optional[_Union[Result, _Mapping]] = ...) -> None: ...
+
+class Score(_message.Message):
+    __slots__ = ("kind", "centi", "plies", "bound", "win_probability", "draw_probability", "loss_probability", "visits")
+    class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        KIND_UNSPECIFIED: _ClassVar[Score.Kind]
+        HEURISTIC: _ClassVar[Score.Kind]
+        WIN: _ClassVar[Score.Kind]
+        LOSS: _ClassVar[Score.Kind]
+        DRAW: _ClassVar[Score.Kind]
+    KIND_UNSPECIFIED: Score.Kind
+    HEURISTIC: Score.Kind
+    WIN: Score.Kind
+    LOSS: Score.Kind
+    DRAW: Score.Kind
+    class Bound(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        BOUND_UNSPECIFIED: _ClassVar[Score.Bound]
+        EXACT: _ClassVar[Score.Bound]
+        LOWER: _ClassVar[Score.Bound]
+        UPPER: _ClassVar[Score.Bound]
+    BOUND_UNSPECIFIED: Score.Bound
+    EXACT: Score.Bound
+    LOWER: Score.Bound
+    UPPER: Score.Bound
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    CENTI_FIELD_NUMBER: _ClassVar[int]
+    PLIES_FIELD_NUMBER: _ClassVar[int]
+    BOUND_FIELD_NUMBER: _ClassVar[int]
+    WIN_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    DRAW_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    LOSS_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    VISITS_FIELD_NUMBER: _ClassVar[int]
+    kind: Score.Kind
+    centi: int
+    plies: int
+    bound: Score.Bound
+    win_probability: float
+    draw_probability: float
+    loss_probability: float
+    visits: int
+    def __init__(self, kind: _Optional[_Union[Score.Kind, str]] = ..., centi: _Optional[int] = ..., plies: _Optional[int] = ..., bound: _Optional[_Union[Score.Bound, str]] = ..., win_probability: _Optional[float] = ..., draw_probability: _Optional[float] = ..., loss_probability: _Optional[float] = ..., visits: _Optional[int] = ...) -> None: ...
+
+class Info(_message.Message):
+    __slots__ = ("depth", "selective_depth", "score", "nodes", "nodes_per_second", "time_ms", "pv", "multipv", "hash_full")
+    DEPTH_FIELD_NUMBER: _ClassVar[int]
+    SELECTIVE_DEPTH_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    NODES_PER_SECOND_FIELD_NUMBER: _ClassVar[int]
+    TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    PV_FIELD_NUMBER: _ClassVar[int]
+    MULTIPV_FIELD_NUMBER: _ClassVar[int]
+    HASH_FULL_FIELD_NUMBER: _ClassVar[int]
+    depth: int
+    selective_depth: int
+    score: Score
+    nodes: int
+    nodes_per_second: int
+    time_ms: int
+    pv: _containers.RepeatedScalarFieldContainer[str]
+    multipv: int
+    hash_full: int
+    def __init__(self, depth: _Optional[int] = ..., selective_depth: _Optional[int] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., nodes: _Optional[int] = ..., nodes_per_second: _Optional[int] = ..., time_ms: _Optional[int] = ..., pv: _Optional[_Iterable[str]] = ..., multipv: _Optional[int] = ..., hash_full: _Optional[int] = ...) -> None: ...
+
+class RootMove(_message.Message):
+    __slots__ = ("move", "score", "pv")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    PV_FIELD_NUMBER: _ClassVar[int]
+    move: str
+    score: Score
+    pv: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, move: _Optional[str] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., pv: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class GameOver(_message.Message):
+    __slots__ = ("returns", "reason")
+    RETURNS_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    returns: _containers.RepeatedScalarFieldContainer[float]
+    reason: str
+    def __init__(self, returns: _Optional[_Iterable[float]] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class Result(_message.Message):
+    __slots__ = ("best_move", "ponder_move", "score", "pv", "root_moves", "nodes", "time_ms", "depth", "stop_reason", "game_over", "selective_depth", "stats")
+    class StatsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: float
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[float] = ...) -> None: ...
+    BEST_MOVE_FIELD_NUMBER: _ClassVar[int]
+    PONDER_MOVE_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    PV_FIELD_NUMBER: _ClassVar[int]
+    ROOT_MOVES_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    DEPTH_FIELD_NUMBER: _ClassVar[int]
+    STOP_REASON_FIELD_NUMBER: _ClassVar[int]
+    GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    SELECTIVE_DEPTH_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    best_move: str
+    ponder_move: str
+    score: Score
+    pv: _containers.RepeatedScalarFieldContainer[str]
+    root_moves: _containers.RepeatedCompositeFieldContainer[RootMove]
+    nodes: int
+    time_ms: int
+    depth: int
+    stop_reason: str
+    game_over: GameOver
+    selective_depth: int
+    stats: _containers.ScalarMap[str, float]
+    def __init__(self, best_move: _Optional[str] = ..., ponder_move: _Optional[str] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., pv: _Optional[_Iterable[str]] = ..., root_moves: _Optional[_Iterable[_Union[RootMove, _Mapping]]] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[int] = ..., depth: _Optional[int] = ..., stop_reason: _Optional[str] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., selective_depth: _Optional[int] = ..., stats: _Optional[_Mapping[str, float]] = ...) -> None: ...
