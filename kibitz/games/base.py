@@ -1,0 +1,161 @@
+"""The Game interface every engine searches (DESIGN §2).
+
+A game object is a mutable position: engines call `play()` and `undo()` on one object
+instead of copying it. Everything a person types (positions, moves) goes through the
+game's own notation; errors are `NotationError` (malformed text) or `IllegalMoveError`
+(well-formed but not legal here), both `ValueError`s with a message naming the culprit.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Iterable, Sequence
+from typing import ClassVar
+
+Move = Hashable
+"""A move as the game represents it internally (usually a small int)."""
+
+CHANCE = -1
+"""`to_move()` at a chance node (games with dice)."""
+
+
+class NotationError(ValueError):
+    """A position or move string that cannot be read."""
+
+
+class IllegalMoveError(ValueError):
+    """A readable move that is not legal in the current position."""
+
+
+class Game(ABC):
+    """One game position plus the rules to move through the game tree."""
+
+    name: ClassVar[str]
+    """Registry name, e.g. ``"connect4"``."""
+    title: ClassVar[str]
+    """Human title, e.g. ``"Connect Four"``."""
+    players: ClassVar[int] = 2
+    has_chance: ClassVar[bool] = False
+    default_position: ClassVar[str]
+    """The start position in this game's notation."""
+    notation_help: ClassVar[str]
+    """One paragraph on the position and move notation, with an example."""
+
+    # -- notation ---------------------------------------------------------------------------
+
+    @classmethod
+    @abstractmethod
+    def from_position(cls, text: str) -> Game:
+        """Parse a position; an empty string means `default_position`."""
+
+    @abstractmethod
+    def position(self) -> str:
+        """Format the current position so that `from_position` reads it back."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Move:
+        """Read one move; raises NotationError or IllegalMoveError."""
+
+    @abstractmethod
+    def format_move(self, move: Move) -> str:
+        """Write one move of the current position."""
+
+    def split_moves(self, text: str) -> list[str]:
+        """Split a move list as people write it (e.g. ``"e2e4 e7e5"``) into move strings."""
+        return text.replace(",", " ").split()
+
+    # -- state ------------------------------------------------------------------------------
+
+    @abstractmethod
+    def to_move(self) -> int:
+        """Index of the player to move (0 = first player), or CHANCE."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """All legal moves; empty exactly when the position is terminal."""
+
+    @abstractmethod
+    def play(self, move: Move) -> None:
+        """Make a legal move (not validated: use `parse_move` for untrusted input)."""
+
+    @abstractmethod
+    def undo(self) -> None:
+        """Take back the last move made with `play`."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+
+    @abstractmethod
+    def returns(self) -> tuple[float, ...]:
+        """Final result per player (+1 win, 0 draw, -1 loss); only valid when terminal."""
+
+    def terminal_reason(self) -> str:
+        """A short human sentence describing how the game ended."""
+        result = self.returns()
+        if all(r == 0 for r in result):
+            return "draw"
+        winner = max(range(self.players), key=lambda p: result[p])
+        return f"player {winner + 1} wins"
+
+    # -- search support ---------------------------------------------------------------------
+
+    @abstractmethod
+    def key(self) -> int:
+        """Hash of the position (Zobrist or equivalent), including the side to move."""
+
+    @abstractmethod
+    def evaluate(self) -> int:
+        """Heuristic value in centi-units from the side to move's point of view."""
+
+    def ordered_moves(self) -> list[Move]:
+        """Legal moves, most promising first (the game's move-ordering hint)."""
+        return self.legal_moves()
+
+    def noisy_moves(self) -> list[Move]:
+        """Moves quiescence search should still look at (captures etc.); none by default."""
+        return []
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        """At a chance node: the outcomes and their probabilities."""
+        raise NotImplementedError(f"{self.name} has no chance events")
+
+    @abstractmethod
+    def render(self) -> str:
+        """A plain-text board for terminals."""
+
+    # -- conveniences built on the interface --------------------------------------------------
+
+    def play_text(self, text: str) -> Move:
+        """Parse and play one move given in notation; returns the move."""
+        move = self.parse_move(text)
+        self.play(move)
+        return move
+
+    def format_line(self, moves: Sequence[Move]) -> list[str]:
+        """Format a sequence of moves starting from this position (the position is unchanged)."""
+        out: list[str] = []
+        for move in moves:
+            out.append(self.format_move(move))
+            self.play(move)
+        for _ in moves:
+            self.undo()
+        return out
+
+    def play_line(self, texts: Iterable[str]) -> None:
+        """Play moves given in notation; on error the position is left unchanged.
+
+        Raises IllegalMoveError/NotationError naming the move and its index (1-based).
+        """
+        played = 0
+        try:
+            for index, entry in enumerate(texts, start=1):
+                try:
+                    self.play_text(entry)
+                except ValueError as exc:
+                    raise type(exc)(f"move {index} ({entry!r}): {exc}") from None
+                played += 1
+        except ValueError:
+            for _ in range(played):
+                self.undo()
+            raise

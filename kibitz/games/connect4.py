@@ -1,0 +1,370 @@
+"""Connect Four on bitboards, after Pascal Pons's solver (http://blog.gamesolver.org).
+
+Bit ``7 * column + row`` is a cell (row 0 at the bottom); bit 6 of every column is an
+always-empty sentinel so that shifts never carry between columns. The state is two
+bitboards: `current` (stones of the side to move) and `mask` (all stones).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from kibitz.games.base import Game, IllegalMoveError, Move, NotationError
+
+WIDTH = 7
+HEIGHT = 6
+_STRIDE = HEIGHT + 1
+_CELLS = WIDTH * HEIGHT
+_MARKS = "xo"
+
+_BOTTOM = tuple(1 << (_STRIDE * col) for col in range(WIDTH))
+_TOP = tuple(1 << (_STRIDE * col + HEIGHT - 1) for col in range(WIDTH))
+_COLUMN = tuple(((1 << HEIGHT) - 1) << (_STRIDE * col) for col in range(WIDTH))
+_BOTTOM_ROW = sum(_BOTTOM)
+_BOARD = sum(_COLUMN)
+
+_ORDER = (3, 2, 4, 1, 5, 0, 6)
+"""Centre-first column order."""
+
+_CELL_WEIGHTS = (
+    (3, 4, 5, 7, 5, 4, 3),
+    (4, 6, 8, 10, 8, 6, 4),
+    (5, 8, 11, 13, 11, 8, 5),
+    (5, 8, 11, 13, 11, 8, 5),
+    (4, 6, 8, 10, 8, 6, 4),
+    (3, 4, 5, 7, 5, 4, 3),
+)
+"""Number of possible fours through each cell (rows bottom to top)."""
+_WEIGHT_MASKS = tuple(
+    (
+        weight,
+        sum(
+            1 << (_STRIDE * col + row)
+            for row in range(HEIGHT)
+            for col in range(WIDTH)
+            if _CELL_WEIGHTS[row][col] == weight
+        ),
+    )
+    for weight in sorted({w for row in _CELL_WEIGHTS for w in row})
+)
+_THREAT_VALUE = 30
+_CAN_WIN_NOW = 5_000
+"""evaluate() when the side to move has an immediate win (search should find it anyway)."""
+
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+def _has_four(stones: int) -> bool:
+    """Four in a row anywhere among `stones`: horizontal, both diagonals, vertical."""
+    m = stones & (stones >> _STRIDE)
+    if m & (m >> 2 * _STRIDE):
+        return True
+    m = stones & (stones >> HEIGHT)
+    if m & (m >> 2 * HEIGHT):
+        return True
+    m = stones & (stones >> (HEIGHT + 2))
+    if m & (m >> 2 * (HEIGHT + 2)):
+        return True
+    m = stones & (stones >> 1)
+    return bool(m & (m >> 2))
+
+
+def _winning_cells(stones: int, mask: int) -> int:
+    """Empty cells (playable or not) where `stones` would complete four in a row."""
+    # vertical
+    r = (stones << 1) & (stones << 2) & (stones << 3)
+    # horizontal and the two diagonals
+    for shift in (_STRIDE, HEIGHT, HEIGHT + 2):
+        p = (stones << shift) & (stones << 2 * shift)
+        r |= p & (stones << 3 * shift)
+        r |= p & (stones >> shift)
+        p = (stones >> shift) & (stones >> 2 * shift)
+        r |= p & (stones << shift)
+        r |= p & (stones >> 3 * shift)
+    return r & (_BOARD ^ mask)
+
+
+def _columns(bits: int) -> list[int]:
+    """Columns (in centre-first order) having a bit in `bits`."""
+    return [col for col in _ORDER if bits & _COLUMN[col]]
+
+
+def _mirror(bits: int) -> int:
+    out = 0
+    for col in range(WIDTH):
+        out |= ((bits >> (_STRIDE * col)) & 0x7F) << (_STRIDE * (WIDTH - 1 - col))
+    return out
+
+
+def _weight(stones: int) -> int:
+    return sum(weight * (stones & cells).bit_count() for weight, cells in _WEIGHT_MASKS)
+
+
+class ConnectFour(Game):
+    """Connect Four, 7 columns by 6 rows; player 0 is x and moves first. Moves are columns 0..6."""
+
+    name: ClassVar[str] = "connect4"
+    title: ClassVar[str] = "Connect Four"
+    default_position: ClassVar[str] = "/".join(["." * WIDTH] * HEIGHT)
+    notation_help: ClassVar[str] = (
+        "Position: either the moves played so far as column digits 1-7, first player "
+        "first (e.g. '4453'; empty for the start), or the board as 6 rows from top to "
+        "bottom separated by '/', each 7 cells of x (first player), o or '.', e.g. "
+        "'......./......./......./......./...o.../...xx..'. The side to move follows "
+        "from the counts. A move is a column digit 1-7; a move list may be written "
+        "without separators, e.g. '4453'."
+    )
+
+    def __init__(self, current: int = 0, mask: int = 0) -> None:
+        self._current = current
+        self._mask = mask
+        self._moves = mask.bit_count()
+        self._history: list[int] = []
+        self._won = _has_four(current ^ mask)
+
+    # -- notation ---------------------------------------------------------------------------
+
+    @classmethod
+    def from_position(cls, text: str) -> ConnectFour:
+        text = text.strip()
+        if "/" in text:
+            return _parse_board(cls, text)
+        if _SEPARATORS.sub("", text).isdigit() or not text:
+            game = cls()
+            game.play_line(game.split_moves(text))
+            return game
+        raise NotationError(
+            f"{text!r} is neither a move sequence like '4453' "
+            "nor a board of 6 rows separated by '/'"
+        )
+
+    def position(self) -> str:
+        rows = []
+        for row in reversed(range(HEIGHT)):
+            rows.append("".join(self._mark_at(col, row) for col in range(WIDTH)))
+        return "/".join(rows)
+
+    def parse_move(self, text: str) -> Move:
+        digit = text.strip()
+        if len(digit) != 1 or digit not in "1234567":
+            raise NotationError(f"{text!r} is not a column: expected a digit 1-7")
+        col = int(digit) - 1
+        if self.is_terminal():
+            raise IllegalMoveError(f"the game is over: {self.terminal_reason()}")
+        if self._mask & _TOP[col]:
+            raise IllegalMoveError(f"column {digit} is full")
+        return col
+
+    def format_move(self, move: Move) -> str:
+        return str(move + 1)
+
+    def split_moves(self, text: str) -> list[str]:
+        """Whitespace/comma separated moves; a run of digits is one move per digit."""
+        out: list[str] = []
+        for token in super().split_moves(text):
+            out.extend(list(token) if token.isdigit() else [token])
+        return out
+
+    # -- state ------------------------------------------------------------------------------
+
+    def to_move(self) -> int:
+        return self._moves & 1
+
+    def legal_moves(self) -> list[Move]:
+        if self._won:
+            return []
+        mask = self._mask
+        return [col for col in range(WIDTH) if not mask & _TOP[col]]
+
+    def play(self, move: Move) -> None:
+        mask = self._mask
+        bit = (mask + _BOTTOM[move]) & _COLUMN[move]
+        self._current ^= mask
+        self._mask = mask | bit
+        self._moves += 1
+        self._history.append(bit)
+        self._won = _has_four(self._current ^ self._mask)
+
+    def undo(self) -> None:
+        """Take back the last move (legal play never continues after a win)."""
+        self._mask ^= self._history.pop()
+        self._current ^= self._mask
+        self._moves -= 1
+        self._won = False
+
+    def is_terminal(self) -> bool:
+        return self._won or self._moves == _CELLS
+
+    def returns(self) -> tuple[float, ...]:
+        if not self._won:
+            return (0.0, 0.0)
+        return (-1.0, 1.0) if self._moves & 1 == 0 else (1.0, -1.0)
+
+    def terminal_reason(self) -> str:
+        if self._won:
+            return f"{_MARKS[(self._moves - 1) & 1]} has four in a row"
+        return "draw: the board is full"
+
+    # -- search support ---------------------------------------------------------------------
+
+    def key(self) -> int:
+        """Pons's unique key ``current + mask`` (the side to move follows from the count)."""
+        return self._current + self._mask
+
+    def mirror_key(self) -> int:
+        """`key()` of the left-right mirrored position."""
+        return _mirror(self._current) + _mirror(self._mask)
+
+    def moves_played(self) -> int:
+        """Number of stones on the board."""
+        return self._moves
+
+    def winning_moves(self) -> list[int]:
+        """Columns where the side to move completes four in a row now (centre first)."""
+        if self.is_terminal():
+            return []
+        return _columns(self._possible() & _winning_cells(self._current, self._mask))
+
+    def can_win_next(self) -> bool:
+        """Whether the side to move has a move that wins at once."""
+        if self.is_terminal():
+            return False
+        return bool(self._possible() & _winning_cells(self._current, self._mask))
+
+    def non_losing_moves(self) -> list[int]:
+        """Columns after which the opponent cannot win at once (Pons's possibleNonLosingMoves).
+
+        Call it when `can_win_next()` is false, as Pons does: a move that wins at once is
+        left out if the opponent also threatens somewhere. If the opponent has two or more
+        immediate threats, every move loses and the list is empty. Centre-first order.
+        """
+        if self.is_terminal():
+            return []
+        possible = self._possible()
+        threats = _winning_cells(self._current ^ self._mask, self._mask)
+        forced = possible & threats
+        if forced:
+            if forced & (forced - 1):
+                return []
+            possible = forced
+        return _columns(possible & ~(threats >> 1))
+
+    def evaluate(self) -> int:
+        """Threat cells (each player's empty cells completing a four) and central stones."""
+        mask = self._mask
+        mine, theirs = self._current, self._current ^ mask
+        my_threats = _winning_cells(mine, mask)
+        if my_threats & self._possible() and not self._won:
+            return _CAN_WIN_NOW
+        their_threats = _winning_cells(theirs, mask)
+        threat_diff = my_threats.bit_count() - their_threats.bit_count()
+        return _THREAT_VALUE * threat_diff + _weight(mine) - _weight(theirs)
+
+    def ordered_moves(self) -> list[Move]:
+        """Centre first, then stably by the number of cells the move lets the mover win at."""
+        if self.is_terminal():
+            return []
+        current, mask = self._current, self._mask
+        possible = self._possible()
+        scored = []
+        for col in _ORDER:
+            bit = possible & _COLUMN[col]
+            if bit:
+                scored.append((_winning_cells(current | bit, mask).bit_count(), col))
+        scored.sort(key=lambda item: -item[0])
+        return [col for _, col in scored]
+
+    def render(self) -> str:
+        lines = []
+        for row in reversed(range(HEIGHT)):
+            lines.append(" ".join(self._mark_at(col, row) for col in range(WIDTH)))
+        lines.append(" ".join(str(col + 1) for col in range(WIDTH)))
+        return "\n".join(lines)
+
+    def _possible(self) -> int:
+        """The playable cell of every column that is not full."""
+        return (self._mask + _BOTTOM_ROW) & _BOARD
+
+    def _mark_at(self, col: int, row: int) -> str:
+        bit = 1 << (_STRIDE * col + row)
+        if not self._mask & bit:
+            return "."
+        mover_is_x = self._moves & 1 == 0
+        return "x" if bool(self._current & bit) == mover_is_x else "o"
+
+
+def _parse_board(cls: type[ConnectFour], text: str) -> ConnectFour:
+    """Read a board of 6 rows (top first) and check that it can arise in a game."""
+    stones = _read_rows(text)
+    x, o = stones
+    nx, no = x.bit_count(), o.bit_count()
+    _check_gravity(x | o)
+    if nx - no not in (0, 1):
+        raise NotationError(
+            f"x has {nx} stones and o has {no}: x moves first, "
+            "so x must have as many stones as o or one more"
+        )
+    last = 1 if nx == no else 0
+    _check_fours(stones, last)
+    return cls(stones[last ^ 1], x | o)
+
+
+def _read_rows(text: str) -> list[int]:
+    rows = text.split("/")
+    if len(rows) != HEIGHT:
+        raise NotationError(f"the board has {len(rows)} rows, expected {HEIGHT} separated by '/'")
+    stones = [0, 0]
+    for index, row_text in enumerate(rows, start=1):
+        if len(row_text) != WIDTH:
+            raise NotationError(
+                f"row {index} from the top ({row_text!r}) has {len(row_text)} cells, "
+                f"expected {WIDTH}"
+            )
+        for col, char in enumerate(row_text):
+            if char not in "xo.":
+                raise NotationError(
+                    f"row {index} from the top, column {col + 1}: {char!r} is not x, o or '.'"
+                )
+            if char != ".":
+                stones[_MARKS.index(char)] |= 1 << (_STRIDE * col + HEIGHT - index)
+    return stones
+
+
+def _check_gravity(mask: int) -> None:
+    for col in range(WIDTH):
+        column = mask & _COLUMN[col]
+        if column & (column + _BOTTOM[col]):
+            gap = (column + _BOTTOM[col]) & ~column & _COLUMN[col]
+            row = HEIGHT - (gap.bit_length() - 1 - _STRIDE * col)
+            raise NotationError(
+                f"column {col + 1}: the cell in row {row} from the top is empty "
+                "but has a stone above it"
+            )
+
+
+def _check_fours(stones: list[int], last: int) -> None:
+    """Only the player who moved last may have four in a row, made by that last move."""
+    fours = [_has_four(s) for s in stones]
+    if all(fours):
+        raise NotationError("both x and o have four in a row")
+    if fours[last ^ 1]:
+        raise NotationError(
+            f"{_MARKS[last ^ 1]} has four in a row but {_MARKS[last]} moved last "
+            "(the game was already over)"
+        )
+    if fours[last] and not _last_stone_can_complete(stones[last], stones[0] | stones[1]):
+        raise NotationError(
+            f"{_MARKS[last]} has four in a row that no single last move completed "
+            "(the game was already over)"
+        )
+
+
+def _last_stone_can_complete(winner: int, mask: int) -> bool:
+    """Is there a top stone of `winner` without which `winner` has no four?"""
+    for col in range(WIDTH):
+        column = mask & _COLUMN[col]
+        top = (column + _BOTTOM[col]) >> 1 & column
+        if top & winner and not _has_four(winner ^ top):
+            return True
+    return False
