@@ -1,0 +1,629 @@
+"""Alpha-beta search for two-player zero-sum games without chance (DESIGN §3).
+
+Negamax with fail-soft alpha-beta, principal variation search, iterative deepening with
+aspiration windows, a transposition table (`tt.py`), killer and history move ordering,
+quiescence on `noisy_moves()`, mate-distance pruning and win/loss distance scores, multi-PV,
+and time management (`timeman.py`).
+
+Proven results: `_horizon` counts every value that did not come from the rules of the game
+(a static evaluation at the horizon, quiescence, or a transposition-table entry that is not
+itself proven). A node whose search left the counter unchanged has a proven value (or a
+proven bound): it is stored in the table with depth `PROVEN`, usable at any depth. A root
+move whose search was proven gets a score that is exact truth (a proven 0 is a DRAW), and an
+iteration with every root move proven means the root is solved: deepening stops.
+
+Stopping: every node compares the node counter with `_next_check`; only there are the node
+limit, the stop signal, the clock and the periodic Info polled. An abort raises `_Abort`
+carrying the ply of the node, which is exactly the number of moves to undo.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import defaultdict
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from kibitz.engines.base import Engine, OptionSpec, SearchContext
+from kibitz.engines.timeman import TimeManager
+from kibitz.engines.tt import EXACT, LOWER, PROVEN, UPPER, TranspositionTable, entries_for_mb
+from kibitz.engines.types import (
+    MAX_PLY,
+    WIN,
+    WIN_THRESHOLD,
+    Bound,
+    Info,
+    Limits,
+    Result,
+    RootMove,
+    Score,
+)
+from kibitz.games.base import Game, Move
+
+INF = WIN + 1
+"""Beyond every score: the full window is (-INF, INF)."""
+CLAMP = WIN_THRESHOLD - 1
+"""Heuristic values are clamped into [-CLAMP, CLAMP], away from win/loss scores."""
+CHECK_EVERY = 512
+"""Nodes between two polls of the clock and the stop signal."""
+ASPIRATION_GROWTH = 4
+"""Factor by which an aspiration window widens after a fail."""
+
+_OK, _FAIL_LOW, _FAIL_HIGH = 0, 1, 2
+
+
+class _Abort(Exception):
+    """Internal: unwind the search. `ply` moves have been played since the root."""
+
+    def __init__(self, ply: int, reason: str, cause: BaseException | None = None) -> None:
+        super().__init__(ply)
+        self.ply = ply
+        self.reason = reason
+        self.cause = cause
+
+
+class _Line:
+    """One root move's latest score: internal value, bound, proven flag and PV."""
+
+    __slots__ = ("bound", "move", "proven", "pv", "score")
+
+    def __init__(self, move: Move) -> None:
+        self.move = move
+        self.score = -INF
+        self.bound = UPPER
+        self.proven = False
+        self.pv: tuple[Move, ...] = (move,)
+
+    def copy(self) -> _Line:
+        line = _Line(self.move)
+        line.score, line.bound, line.proven, line.pv = self.score, self.bound, self.proven, self.pv
+        return line
+
+    def to_score(self) -> Score:
+        return Score.from_internal(self.score, Bound(self.bound), proven=self.proven)
+
+
+def _terminal_value(state: Game, ply: int) -> int:
+    result = state.returns()[state.to_move()]
+    if result > 0:
+        return WIN - ply
+    if result < 0:
+        return ply - WIN
+    return 0
+
+
+def _frame_depth() -> int:
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    return depth
+
+
+class AlphaBeta(Engine):
+    """Iterative-deepening PVS with a transposition table; see the module docstring."""
+
+    name: ClassVar[str] = "alphabeta"
+    description: ClassVar[str] = (
+        "Negamax alpha-beta with iterative deepening, principal variation search, aspiration "
+        "windows, transposition table, killer/history ordering, quiescence on noisy moves, "
+        "win/loss distance scores and proven-result detection (a solved root stops the search)."
+    )
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "Hash",
+            "spin",
+            16,
+            "Transposition table size in MB (about 160 bytes per entry). Kept between "
+            "searches; cleared on new game.",
+            min=1,
+            max=4096,
+        ),
+        OptionSpec(
+            "Aspiration",
+            "spin",
+            50,
+            "Initial half-width of the aspiration window around the previous iteration's "
+            "score, in centi-units (the unit of evaluate()); widened 4x on each fail. "
+            "0 = always search with a full window.",
+            min=0,
+            max=100_000,
+        ),
+    )
+
+    def __init__(
+        self, options: Mapping[str, Any] | None = None, *, tt_entries: int | None = None
+    ) -> None:
+        """`tt_entries` (a test hook) fixes the table's slot count, 0 = no table at all."""
+        super().__init__(options)
+        self._tt_entries_override = tt_entries
+        self._tt = TranspositionTable(self._wanted_entries())
+        self._history: defaultdict[Move, int] = defaultdict(int)
+        self._killers: list[list[Move | None]] = []
+
+    @classmethod
+    def supports(cls, game_cls: type[Game]) -> bool:
+        return game_cls.players == 2 and not game_cls.has_chance
+
+    def _wanted_entries(self) -> int:
+        if self._tt_entries_override is not None:
+            return self._tt_entries_override
+        return entries_for_mb(int(self.options["Hash"]))
+
+    def new_game(self) -> None:
+        self._tt = TranspositionTable(self._wanted_entries())
+        self._history.clear()
+        self._killers = []
+
+    # -- the search entry point -------------------------------------------------------------
+
+    def search(self, state: Game, limits: Limits, context: SearchContext) -> Result:
+        if self._tt.size != self._wanted_entries():
+            self._tt = TranspositionTable(self._wanted_entries())
+        tt = self._tt
+        tt.new_search()
+        for move in list(self._history):
+            self._history[move] //= 2
+        self._killers = [[None, None] for _ in range(MAX_PLY + 2)]
+
+        self._state = state
+        self._context = context
+        self._tm = TimeManager(limits, state.to_move(), context.clock)
+        self._nodes = 0
+        self._horizon = 0
+        self._seldepth = 0
+        self._cutoffs = 0
+        self._first_cutoffs = 0
+        self._pv: list[tuple[Move, ...]] = [()] * (MAX_PLY + 2)
+        self._max_ply = max(2, min(MAX_PLY - 2, sys.getrecursionlimit() - _frame_depth() - 60))
+        self._tt_probe = tt.probe
+        self._tt_store = tt.store
+        self._hist_key = self._history.__getitem__
+        self._iter_depth = 0
+        self._live: tuple[int, Score, list[Move]] | None = None
+        self._last_info = 0.0
+
+        infinite = limits.infinite
+        self._node_limit = None if infinite or limits.nodes is None else max(0, limits.nodes)
+        max_depth = self._max_ply
+        if not infinite and limits.depth is not None:
+            max_depth = max(1, min(max_depth, limits.depth))
+        self._next_check = CHECK_EVERY
+        if self._node_limit is not None:
+            self._next_check = min(self._node_limit, CHECK_EVERY)
+
+        if state.is_terminal():
+            return self._terminal_result(state)
+
+        ordered = state.ordered_moves()
+        if limits.search_moves:
+            wanted = list(limits.search_moves)
+            ordered = [move for move in ordered if move in wanted]
+            if not ordered:
+                raise ValueError("none of the search_moves is legal in this position")
+        entry = tt.probe(state.key())
+        if entry is not None and entry[4] in ordered:
+            ordered.remove(entry[4])
+            ordered.insert(0, entry[4])
+        self._roots = [_Line(move) for move in ordered]
+        self._multipv = max(1, min(limits.multipv, len(ordered)))
+
+        if context.stop.is_set():
+            return self._unsearched_result(state, ordered[0])
+
+        completed: list[_Line] = []
+        completed_depth = 0
+        solved = False
+        stop_reason = "depth"
+        iteration_nodes: list[int] = []
+        prev_score: int | None = None
+        for depth in range(1, max_depth + 1):
+            if depth > 1:
+                reason = self._reason_to_stop(iteration_nodes)
+                if reason:
+                    stop_reason = reason
+                    break
+            self._iter_depth = depth
+            start_nodes = self._nodes
+            try:
+                prev_score = self._aspiration(depth, prev_score)
+            except _Abort as abort:
+                for _ in range(abort.ply):
+                    state.undo()
+                if abort.cause is not None:
+                    raise abort.cause from None
+                stop_reason = abort.reason
+                break
+            iteration_nodes.append(self._nodes - start_nodes)
+            completed_depth = depth
+            self._roots.sort(key=lambda line: (line.score, line.bound == EXACT), reverse=True)
+            completed = [line.copy() for line in self._roots]
+            for line in completed[: self._multipv]:
+                line.pv = tuple(self._extend_pv(list(line.pv), depth))
+            solved = all(line.proven for line in completed)
+            if not limits.search_moves:  # a restricted root's value is not the position's
+                best = completed[0]
+                tt.store(state.key(), PROVEN if solved else depth, best.score, EXACT, best.move, 0)
+            self._report_depth(depth, completed)
+            if solved:
+                stop_reason = "solved"
+                break
+
+        elapsed = self._tm.elapsed()
+        best = completed[0]
+        stats: dict[str, float] = {
+            "first_move_cutoff_rate": (
+                self._first_cutoffs / self._cutoffs if self._cutoffs else 0.0
+            ),
+            "tt_hits": float(tt.hits),
+            "tt_probes": float(tt.probes),
+            "solved": 1.0 if solved else 0.0,
+            "hashfull": float(tt.hashfull()),
+            "nps": self._nodes / elapsed if elapsed > 0 else 0.0,
+        }
+        if len(iteration_nodes) >= 2 and iteration_nodes[-2] > 0:
+            stats["ebf"] = iteration_nodes[-1] / iteration_nodes[-2]
+        root_moves = [RootMove(line.move, line.to_score(), list(line.pv)) for line in completed]
+        self._state = None  # type: ignore[assignment]
+        return Result(
+            best_move=best.move,
+            score=root_moves[0].score,
+            pv=list(best.pv),
+            root_moves=root_moves,
+            nodes=self._nodes,
+            time=elapsed,
+            depth=completed_depth,
+            seldepth=self._seldepth,
+            stop_reason=stop_reason,
+            stats=stats,
+        )
+
+    # -- results without a search -----------------------------------------------------------
+
+    def _terminal_result(self, state: Game) -> Result:
+        score = Score.from_internal(_terminal_value(state, 0), proven=True)
+        return Result(
+            None, score, [], [], nodes=0, time=self._tm.elapsed(), depth=0, stop_reason="game_over"
+        )
+
+    def _unsearched_result(self, state: Game, move: Move) -> Result:
+        value = max(-CLAMP, min(CLAMP, state.evaluate()))
+        score = Score.from_internal(value)
+        return Result(
+            best_move=move,
+            score=score,
+            pv=[move],
+            root_moves=[RootMove(move, score, [move])],
+            nodes=0,
+            time=self._tm.elapsed(),
+            depth=0,
+            stop_reason="stopped",
+        )
+
+    # -- iteration control ------------------------------------------------------------------
+
+    def _reason_to_stop(self, iteration_nodes: list[int]) -> str:
+        """Why not to start another iteration ("" = go on): stopped, nodes or time."""
+        if self._context.stop.is_set():
+            return "stopped"
+        if self._node_limit is not None and self._nodes >= self._node_limit:
+            return "nodes"
+        tm = self._tm
+        if tm.soft is None and tm.hard is None:
+            return ""
+        branching = 2.0
+        if len(iteration_nodes) >= 2 and iteration_nodes[-2] > 0:
+            branching = iteration_nodes[-1] / iteration_nodes[-2]
+        return "" if tm.can_start_iteration(tm.elapsed(), branching) else "time"
+
+    def _aspiration(self, depth: int, prev: int | None) -> int:
+        """Search the root at `depth`, in a window around `prev` widened until it holds."""
+        delta = int(self.options["Aspiration"])
+        alpha, beta = -INF, INF
+        if (
+            delta > 0
+            and depth > 1
+            and self._multipv == 1
+            and prev is not None
+            and -WIN_THRESHOLD < prev < WIN_THRESHOLD
+        ):
+            alpha, beta = prev - delta, prev + delta
+        while True:
+            status, value = self._search_root(depth, alpha, beta)
+            if status == _OK:
+                return value
+            delta *= ASPIRATION_GROWTH
+            if status == _FAIL_LOW:
+                alpha = -INF if value <= -WIN_THRESHOLD else max(-INF, value - delta)
+            else:
+                beta = INF if value >= WIN_THRESHOLD else min(INF, value + delta)
+            if delta > CLAMP:
+                alpha, beta = -INF, INF
+
+    def _search_root(self, depth: int, alpha0: int, beta0: int) -> tuple[int, int]:
+        """One pass over the root moves in window (alpha0, beta0).
+
+        The top `multipv` moves get exact scores: each move is searched with alpha = the
+        k-th best exact score so far (full window until k exact scores exist); the others
+        get null-window bounds. Returns (status, value): a fail high stops at once.
+        """
+        self._nodes += 1
+        state = self._state
+        search = self._search
+        pv = self._pv
+        k = self._multipv
+        exact: list[int] = []
+        for line in self._roots:
+            alpha = alpha0
+            if len(exact) >= k and exact[k - 1] > alpha:
+                alpha = exact[k - 1]
+            beta = beta0
+            h0 = self._horizon
+            state.play(line.move)
+            if len(exact) < k:
+                value = -search(depth - 1, -beta, -alpha, 1)
+            else:
+                value = -search(depth - 1, -alpha - 1, -alpha, 1)
+                if alpha < value < beta:
+                    value = -search(depth - 1, -beta, -alpha, 1)
+            state.undo()
+            line.score = value
+            line.proven = self._horizon == h0
+            if value <= alpha:
+                line.bound = UPPER
+                line.pv = (line.move,)
+            elif value >= beta:
+                line.bound = LOWER
+                line.pv = (line.move, *pv[1])
+                return _FAIL_HIGH, value
+            else:
+                line.bound = EXACT
+                line.pv = (line.move, *pv[1])
+                exact.append(value)
+                exact.sort(reverse=True)
+                if value == exact[0]:
+                    self._live = (depth, line.to_score(), list(line.pv))
+        if len(exact) < k:
+            return _FAIL_LOW, max(line.score for line in self._roots)
+        return _OK, exact[0]
+
+    # -- the tree search --------------------------------------------------------------------
+
+    def _search(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        if depth <= 0:
+            return self._quiesce(alpha, beta, ply)
+        pv = self._pv
+        pv[ply] = ()
+        nodes = self._nodes + 1
+        self._nodes = nodes
+        if nodes >= self._next_check:
+            self._check(ply)
+        state = self._state
+        if state.is_terminal():
+            result = state.returns()[state.to_move()]
+            if result > 0:
+                return WIN - ply
+            if result < 0:
+                return ply - WIN
+            return 0
+        if ply > self._seldepth:
+            self._seldepth = ply
+        if ply >= self._max_ply:
+            self._horizon += 1
+            value = state.evaluate()
+            return CLAMP if value > CLAMP else -CLAMP if value < -CLAMP else value
+
+        # Mate-distance pruning: a non-terminal node is worth within +/-(WIN - ply - 1).
+        a = alpha
+        b = beta
+        limit = WIN - ply - 1
+        if a < -limit:
+            a = -limit
+        if b > limit:
+            b = limit
+        if a >= b:
+            return a
+
+        key = state.key()
+        entry = self._tt_probe(key)
+        tt_move = None
+        if entry is not None:
+            tt_move = entry[4]
+            entry_depth = entry[1]
+            if entry_depth >= depth:
+                score = entry[2]
+                if score >= WIN_THRESHOLD:
+                    score -= ply
+                elif score <= -WIN_THRESHOLD:
+                    score += ply
+                bound = entry[3]
+                if (
+                    bound == EXACT
+                    or (bound == LOWER and score >= b)
+                    or (bound == UPPER and score <= a)
+                ):
+                    if entry_depth != PROVEN:
+                        self._horizon += 1
+                    return score
+
+        h0 = self._horizon
+        moves = state.ordered_moves()
+        if len(moves) > 1:
+            moves.sort(key=self._hist_key, reverse=True)
+            killers = self._killers[ply]
+            for killer in (killers[1], killers[0]):
+                if killer is not None and killer != tt_move and killer in moves:
+                    moves.remove(killer)
+                    moves.insert(0, killer)
+            if tt_move is not None and tt_move in moves:
+                moves.remove(tt_move)
+                moves.insert(0, tt_move)
+
+        play = state.play
+        undo = state.undo
+        search = self._search
+        child = depth - 1
+        next_ply = ply + 1
+        best = -INF
+        best_move = None
+        for index, move in enumerate(moves):
+            play(move)
+            if index == 0:
+                value = -search(child, -b, -a, next_ply)
+            else:
+                value = -search(child, -a - 1, -a, next_ply)
+                if a < value < b:
+                    value = -search(child, -b, -a, next_ply)
+            undo()
+            if value > best:
+                best = value
+                if value > a:
+                    best_move = move
+                    if value >= b:
+                        self._cutoffs += 1
+                        if index == 0:
+                            self._first_cutoffs += 1
+                        if move not in state.noisy_moves():
+                            self._history[move] += depth * depth
+                            killers = self._killers[ply]
+                            if killers[0] != move:
+                                killers[1] = killers[0]
+                                killers[0] = move
+                        break
+                    a = value
+                    pv[ply] = (move, *pv[next_ply])
+
+        if best <= alpha:
+            bound = UPPER
+        elif best >= beta:
+            bound = LOWER
+        else:
+            bound = EXACT
+        self._tt_store(key, PROVEN if self._horizon == h0 else depth, best, bound, best_move, ply)
+        return best
+
+    def _quiesce(self, alpha: int, beta: int, ply: int) -> int:
+        pv = self._pv
+        pv[ply] = ()
+        nodes = self._nodes + 1
+        self._nodes = nodes
+        if nodes >= self._next_check:
+            self._check(ply)
+        state = self._state
+        if state.is_terminal():
+            result = state.returns()[state.to_move()]
+            if result > 0:
+                return WIN - ply
+            if result < 0:
+                return ply - WIN
+            return 0
+        if ply > self._seldepth:
+            self._seldepth = ply
+        self._horizon += 1
+        best = state.evaluate()
+        if best > CLAMP:
+            best = CLAMP
+        elif best < -CLAMP:
+            best = -CLAMP
+        if best >= beta or ply >= self._max_ply:
+            return best
+        noisy = state.noisy_moves()
+        if not noisy:
+            return best
+        if best > alpha:
+            alpha = best
+        play = state.play
+        undo = state.undo
+        quiesce = self._quiesce
+        next_ply = ply + 1
+        for move in noisy:
+            play(move)
+            value = -quiesce(-beta, -alpha, next_ply)
+            undo()
+            if value > best:
+                best = value
+                if value > alpha:
+                    if value >= beta:
+                        break
+                    alpha = value
+                    pv[ply] = (move, *pv[next_ply])
+        return best
+
+    # -- polling, reporting -----------------------------------------------------------------
+
+    def _check(self, ply: int) -> None:
+        """Poll the limits, the stop signal and the clock; raise _Abort to stop."""
+        nodes = self._nodes
+        abortable = self._iter_depth > 1
+        limit = self._node_limit
+        if abortable and limit is not None and nodes >= limit:
+            raise _Abort(ply, "nodes")
+        if abortable and self._context.stop.is_set():
+            raise _Abort(ply, "stopped")
+        elapsed = self._tm.elapsed()
+        if abortable and self._tm.hard_passed(elapsed):
+            raise _Abort(ply, "time")
+        interval = self._context.info_interval
+        if self._live is not None and interval > 0 and elapsed - self._last_info >= interval:
+            depth, score, line = self._live
+            try:
+                self._report(depth, score, line, 1, elapsed)
+            except Exception as exc:
+                raise _Abort(ply, "error", exc) from exc
+        following = nodes + CHECK_EVERY
+        if limit is not None and nodes < limit < following:
+            following = limit
+        self._next_check = following
+
+    def _report(self, depth: int, score: Score, pv: list[Move], multipv: int, elapsed: float):
+        self._last_info = elapsed
+        self._context.report(
+            Info(
+                depth=depth,
+                seldepth=self._seldepth,
+                score=score,
+                nodes=self._nodes,
+                nps=int(self._nodes / elapsed) if elapsed > 0 else 0,
+                time=elapsed,
+                pv=list(pv),
+                multipv=multipv,
+                hashfull=self._tt.hashfull(),
+            )
+        )
+
+    def _report_depth(self, depth: int, lines: list[_Line]) -> None:
+        elapsed = self._tm.elapsed()
+        self._live = (depth, lines[0].to_score(), list(lines[0].pv))
+        for index, line in enumerate(lines[: self._multipv], start=1):
+            self._report(depth, line.to_score(), list(line.pv), index, elapsed)
+
+    def _extend_pv(self, pv: list[Move], depth: int) -> list[Move]:
+        """Follow transposition-table moves past the end of `pv` (legality-checked)."""
+        tt = self._tt
+        if not tt.size:
+            return pv
+        state = self._state
+        played = 0
+        try:
+            for move in pv:
+                state.play(move)
+                played += 1
+            seen: set[int] = set()
+            while len(pv) < depth and not state.is_terminal():
+                key = state.key()
+                if key in seen:
+                    break
+                seen.add(key)
+                entry = tt.slots[key % tt.size]
+                if entry is None or entry[0] != key or entry[4] is None:
+                    break
+                move = entry[4]
+                if move not in state.legal_moves():
+                    break
+                state.play(move)
+                played += 1
+                pv.append(move)
+        finally:
+            for _ in range(played):
+                state.undo()
+        return pv

@@ -1,0 +1,133 @@
+"""The Engine interface and its UCI-like options model (DESIGN §3)."""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from kibitz.engines.types import Info, Limits, Result
+from kibitz.games.base import Game
+
+
+class OptionError(ValueError):
+    """An unknown option or a value outside its range."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One engine option, as UCI's `option name ... type ...`.
+
+    `type` is one of ``"spin"`` (integer in [min, max]), ``"check"`` (boolean),
+    ``"combo"`` (one of `choices`), ``"string"``.
+    """
+
+    name: str
+    type: str
+    default: Any
+    description: str
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def coerce(self, value: Any) -> Any:
+        """Validate a value given as text or as a native value; returns the typed value."""
+        if self.type == "spin":
+            try:
+                number = int(value)
+            except (TypeError, ValueError):
+                raise OptionError(f"option {self.name}: {value!r} is not an integer") from None
+            if (self.min is not None and number < self.min) or (
+                self.max is not None and number > self.max
+            ):
+                raise OptionError(
+                    f"option {self.name}: {number} is outside [{self.min}, {self.max}]"
+                )
+            return number
+        if self.type == "check":
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in ("true", "1", "yes", "on"):
+                return True
+            if text in ("false", "0", "no", "off"):
+                return False
+            raise OptionError(f"option {self.name}: {value!r} is not true/false")
+        if self.type == "combo":
+            if str(value) not in self.choices:
+                raise OptionError(
+                    f"option {self.name}: {value!r} is not one of {', '.join(self.choices)}"
+                )
+            return str(value)
+        return str(value)
+
+
+class StopSignal(Protocol):
+    """Anything with `is_set()`: a threading.Event, a multiprocessing.Event, ..."""
+
+    def is_set(self) -> bool: ...
+
+
+class NeverStop:
+    """A stop signal that is never raised (for direct, in-process use)."""
+
+    def is_set(self) -> bool:
+        return False
+
+
+Reporter = Callable[[Info], None]
+
+
+@dataclass
+class SearchContext:
+    """What a search gets besides the position and the limits."""
+
+    report: Reporter = lambda info: None
+    stop: StopSignal = field(default_factory=NeverStop)
+    clock: Callable[[], float] = time.monotonic
+    """Time source in seconds; tests pass a fake one."""
+    info_interval: float = 1.0
+    """Seconds between periodic Info reports (besides one per completed depth)."""
+
+
+class Engine(ABC):
+    """A search algorithm with typed options and state kept between searches."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    option_specs: ClassVar[tuple[OptionSpec, ...]]
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        self.options: dict[str, Any] = {spec.name: spec.default for spec in self.option_specs}
+        self.set_options(options or {})
+
+    @classmethod
+    def supports(cls, game_cls: type[Game]) -> bool:
+        """Whether this engine can search games of this class."""
+        return True
+
+    @classmethod
+    def validate_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Typed values for `options`; raises OptionError naming the culprit."""
+        specs = {spec.name.lower(): spec for spec in cls.option_specs}
+        typed: dict[str, Any] = {}
+        for name, value in options.items():
+            spec = specs.get(name.lower())
+            if spec is None:
+                known = ", ".join(s.name for s in cls.option_specs) or "none"
+                raise OptionError(f"engine {cls.name} has no option {name!r} (options: {known})")
+            typed[spec.name] = spec.coerce(value)
+        return typed
+
+    def set_options(self, options: Mapping[str, Any]) -> None:
+        self.options.update(self.validate_options(options))
+
+    @abstractmethod
+    def new_game(self) -> None:
+        """Forget everything learnt in earlier searches (tables, trees)."""
+
+    @abstractmethod
+    def search(self, state: Game, limits: Limits, context: SearchContext) -> Result:
+        """Search `state` (left unchanged on return) and return the result."""

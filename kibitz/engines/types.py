@@ -1,0 +1,141 @@
+"""Plain data shared by every engine: limits, scores, progress and results (no gRPC here)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from kibitz.games.base import Move
+
+WIN = 1_000_000
+"""Internal score of a win on the spot; a win in n plies scores ``WIN - n``."""
+MAX_PLY = 1_000
+WIN_THRESHOLD = WIN - MAX_PLY
+"""Internal scores at or beyond +/- this are proven wins/losses; heuristics stay inside it."""
+
+
+class ScoreKind(IntEnum):
+    HEURISTIC = 1
+    WIN = 2
+    LOSS = 3
+    DRAW = 4
+
+
+class Bound(IntEnum):
+    EXACT = 1
+    LOWER = 2
+    UPPER = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A value from the side to move's point of view (the one score model for all engines).
+
+    HEURISTIC: `value` is in centi-units. WIN/LOSS: `plies` is the distance to the end of
+    the game. DRAW: proven draw. `bound` says whether the true value is exactly this, at
+    least this (LOWER) or at most this (UPPER).
+    """
+
+    kind: ScoreKind
+    value: int = 0
+    plies: int = 0
+    bound: Bound = Bound.EXACT
+    win: float | None = None
+    draw: float | None = None
+    loss: float | None = None
+    visits: int | None = None
+
+    @classmethod
+    def from_internal(cls, score: int, bound: Bound = Bound.EXACT, proven: bool = False) -> Score:
+        """Convert a negamax integer score; `proven` marks a non-mate score as exact truth."""
+        if score >= WIN_THRESHOLD:
+            return cls(ScoreKind.WIN, plies=WIN - score, bound=bound)
+        if score <= -WIN_THRESHOLD:
+            return cls(ScoreKind.LOSS, plies=WIN + score, bound=bound)
+        if proven and score == 0:
+            return cls(ScoreKind.DRAW, bound=bound)
+        return cls(ScoreKind.HEURISTIC, value=score, bound=bound)
+
+    def __str__(self) -> str:
+        prefix = {Bound.EXACT: "", Bound.LOWER: ">=", Bound.UPPER: "<="}[self.bound]
+        if self.kind == ScoreKind.WIN:
+            return f"{prefix}win in {self.plies}"
+        if self.kind == ScoreKind.LOSS:
+            return f"{prefix}loss in {self.plies}"
+        if self.kind == ScoreKind.DRAW:
+            return f"{prefix}draw"
+        return f"{prefix}{self.value / 100:+.2f}"
+
+
+@dataclass(slots=True)
+class Clock:
+    """A chess-style clock; lists are indexed by player."""
+
+    time_left: list[float]
+    """Seconds left per player."""
+    increment: list[float] = field(default_factory=list)
+    """Seconds added per move, per player."""
+    moves_to_go: int = 0
+    """Moves until the next time control; 0 = sudden death."""
+
+
+@dataclass(slots=True)
+class Limits:
+    """When to stop searching; any limit that is reached ends the search."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    movetime: float | None = None
+    """Seconds for this move."""
+    clock: Clock | None = None
+    infinite: bool = False
+    """Search until stopped (the other limits are ignored)."""
+    search_moves: list[Move] = field(default_factory=list)
+    """Restrict the root to these moves (empty = all legal moves)."""
+    multipv: int = 1
+
+
+@dataclass(slots=True)
+class Info:
+    """Progress report of a running search."""
+
+    depth: int
+    seldepth: int
+    score: Score
+    nodes: int
+    nps: int
+    time: float
+    """Seconds since the search started."""
+    pv: list[Move]
+    multipv: int = 1
+    hashfull: int = 0
+    """Transposition table fill in permille."""
+
+
+@dataclass(slots=True)
+class RootMove:
+    move: Move
+    score: Score
+    pv: list[Move] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Result:
+    """The answer of a search: best move, a score for every root move, statistics."""
+
+    best_move: Move | None
+    score: Score
+    pv: list[Move]
+    root_moves: list[RootMove]
+    nodes: int
+    time: float
+    depth: int
+    seldepth: int = 0
+    stop_reason: str = ""
+    """Why the search ended: depth, nodes, time, stopped, solved or game_over."""
+    stats: dict[str, float] = field(default_factory=dict)
+    """Engine-specific statistics (e.g. first-move cutoff rate), name -> value."""
+
+    @property
+    def ponder(self) -> Move | None:
+        return self.pv[1] if len(self.pv) > 1 else None

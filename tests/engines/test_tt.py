@@ -1,0 +1,82 @@
+"""The transposition table: storage, replacement, mate-score shifting, fill."""
+
+from __future__ import annotations
+
+from kibitz.engines.tt import (
+    ENTRY_BYTES,
+    EXACT,
+    LOWER,
+    PROVEN,
+    UPPER,
+    TranspositionTable,
+    entries_for_mb,
+    from_tt,
+    to_tt,
+)
+from kibitz.engines.types import WIN
+
+
+def test_store_and_probe() -> None:
+    tt = TranspositionTable(64)
+    tt.new_search()
+    assert tt.probe(5) is None
+    tt.store(5, 3, 42, EXACT, "m", ply=7)
+    key, depth, score, bound, move, generation = tt.probe(5)
+    assert (key, depth, score, bound, move, generation) == (5, 3, 42, EXACT, "m", 1)
+    assert tt.probe(5 + 64) is None  # same slot, other key
+    assert (tt.probes, tt.hits) == (3, 1)
+
+
+def test_win_scores_are_stored_relative_to_the_node() -> None:
+    tt = TranspositionTable(8)
+    win_in_9_from_root = WIN - 9
+    tt.store(1, 4, win_in_9_from_root, LOWER, None, ply=4)
+    stored = tt.probe(1)[2]
+    assert stored == WIN - 5  # win in 5 from the node
+    assert from_tt(stored, 4) == win_in_9_from_root
+    assert from_tt(stored, 2) == WIN - 7  # the same node reached two plies earlier
+    assert from_tt(to_tt(-(WIN - 6), 3), 3) == -(WIN - 6)
+    assert to_tt(123, 9) == 123 and from_tt(-123, 9) == -123
+
+
+def test_replacement_policy() -> None:
+    tt = TranspositionTable(1)
+    tt.new_search()
+    tt.store(1, 5, 10, EXACT, "a", 0)
+    tt.store(2, 4, 20, EXACT, "b", 0)  # shallower, same generation: kept out
+    assert tt.probe(1) is not None and tt.probe(2) is None
+    tt.store(2, 5, 20, EXACT, "b", 0)  # as deep: replaces
+    assert tt.probe(2)[2] == 20
+    tt.store(2, 1, 30, UPPER, None, 0)  # same key: always, keeping the old move
+    assert tt.probe(2)[1:5] == (1, 30, UPPER, "b")
+    tt.store(3, PROVEN, 0, EXACT, "c", 0)
+    tt.new_search()
+    tt.store(4, 1, 0, EXACT, "d", 0)  # older generation: replaced even if deeper
+    assert tt.probe(4)[1] == 1
+
+
+def test_hashfull_counts_the_current_generation() -> None:
+    tt = TranspositionTable(2000)
+    tt.new_search()
+    assert tt.hashfull() == 0
+    for key in range(0, 500):
+        tt.store(key, 1, 0, EXACT, None, 0)
+    assert tt.hashfull() == 500
+    tt.new_search()
+    assert tt.hashfull() == 0
+    small = TranspositionTable(10)
+    small.new_search()
+    small.store(3, 1, 0, EXACT, None, 0)
+    assert small.hashfull() == 100
+
+
+def test_sizes_and_disabled_table() -> None:
+    assert entries_for_mb(1) > 1000
+    assert entries_for_mb(16) == 16 * 1024 * 1024 // ENTRY_BYTES
+    off = TranspositionTable(0)
+    off.store(1, 1, 1, EXACT, None, 0)
+    assert off.probe(1) is None and off.hashfull() == 0
+    tt = TranspositionTable.from_mb(1)
+    tt.store(7, 1, 1, EXACT, None, 0)
+    tt.clear()
+    assert tt.probe(7) is None

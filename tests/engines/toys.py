@@ -1,0 +1,171 @@
+"""Toy games for engine tests, plus a brute-force reference search over any Game."""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar
+
+from kibitz.engines.types import WIN, WIN_THRESHOLD
+from kibitz.games.base import Game, Move
+
+CLAMP = WIN_THRESHOLD - 1
+
+
+class _Node:
+    __slots__ = ("evaluation", "moves", "noisy", "result")
+
+    def __init__(self, moves, evaluation, noisy, result):
+        self.moves: list[int] = moves
+        self.evaluation: int = evaluation
+        self.noisy: list[int] = noisy
+        self.result: int | None = result
+        """At a terminal: +1/0/-1 for player 0."""
+
+
+class RandomTreeGame(Game):
+    """A seeded random game tree: branching 2-4, depth <= `max_depth`.
+
+    Leaves (at `max_depth`, or earlier with probability `p_terminal`) are wins, losses or
+    draws; interior nodes have a random heuristic evaluation (now and then far outside the
+    heuristic range, to exercise clamping) and, with `noisy_rate`, some noisy moves.
+    Moves are small ints shared between nodes, so killers and history see collisions.
+    The key hashes the path: there are no transpositions.
+    """
+
+    name: ClassVar[str] = "randomtree"
+    title: ClassVar[str] = "Random tree"
+    default_position: ClassVar[str] = "0"
+    notation_help: ClassVar[str] = "Position: the seed. Moves: small integers."
+
+    def __init__(
+        self, seed: int, max_depth: int = 6, p_terminal: float = 0.15, noisy_rate: float = 0.0
+    ) -> None:
+        self.seed = seed
+        rng = random.Random(seed)
+        self.tree: dict[tuple[int, ...], _Node] = {}
+        self._build((), rng, max_depth, p_terminal, noisy_rate)
+        self.path: tuple[int, ...] = ()
+
+    def _build(self, path, rng, max_depth, p_terminal, noisy_rate) -> None:
+        if len(path) == max_depth or (path and rng.random() < p_terminal):
+            self.tree[path] = _Node([], 0, [], rng.choice((1, 0, -1)))
+            return
+        moves = rng.sample(range(8), rng.randint(2, 4))
+        evaluation = rng.randint(-400, 400)
+        if rng.random() < 0.05:
+            evaluation = rng.choice((-1, 1)) * 10 * WIN
+        noisy = [move for move in moves if rng.random() < noisy_rate]
+        self.tree[path] = _Node(moves, evaluation, noisy, None)
+        for move in moves:
+            self._build((*path, move), rng, max_depth, p_terminal, noisy_rate)
+
+    @classmethod
+    def from_position(cls, text: str) -> RandomTreeGame:
+        return cls(int(text or cls.default_position))
+
+    def position(self) -> str:
+        return str(self.seed)
+
+    def parse_move(self, text: str) -> Move:
+        return int(text)
+
+    def format_move(self, move: Move) -> str:
+        return str(move)
+
+    def to_move(self) -> int:
+        return len(self.path) & 1
+
+    def legal_moves(self) -> list[Move]:
+        return sorted(self.tree[self.path].moves)
+
+    def ordered_moves(self) -> list[Move]:
+        return list(self.tree[self.path].moves)
+
+    def noisy_moves(self) -> list[Move]:
+        return list(self.tree[self.path].noisy)
+
+    def play(self, move: Move) -> None:
+        self.path = (*self.path, move)
+
+    def undo(self) -> None:
+        self.path = self.path[:-1]
+
+    def is_terminal(self) -> bool:
+        return self.tree[self.path].result is not None
+
+    def returns(self) -> tuple[float, ...]:
+        result = self.tree[self.path].result
+        assert result is not None
+        return (float(result), float(-result))
+
+    def key(self) -> int:
+        return hash((self.seed, self.path))
+
+    def evaluate(self) -> int:
+        evaluation = self.tree[self.path].evaluation
+        return evaluation if self.to_move() == 0 else -evaluation
+
+    def render(self) -> str:
+        return " ".join(map(str, self.path))
+
+
+class ChanceToy(RandomTreeGame):
+    has_chance: ClassVar[bool] = True
+
+
+# -- brute-force references ------------------------------------------------------------------
+
+
+def terminal_value(game: Game, ply: int) -> int:
+    result = game.returns()[game.to_move()]
+    return WIN - ply if result > 0 else ply - WIN if result < 0 else 0
+
+
+def quiescence(game: Game, ply: int) -> int:
+    """Stand pat or any noisy move, recursively (no pruning)."""
+    if game.is_terminal():
+        return terminal_value(game, ply)
+    best = max(-CLAMP, min(CLAMP, game.evaluate()))
+    for move in game.noisy_moves():
+        game.play(move)
+        best = max(best, -quiescence(game, ply + 1))
+        game.undo()
+    return best
+
+
+def negamax(game: Game, depth: int, ply: int = 0) -> int:
+    """Plain depth-limited negamax with win-distance scores and quiescence at depth 0."""
+    if game.is_terminal():
+        return terminal_value(game, ply)
+    if depth <= 0:
+        return quiescence(game, ply)
+    best = -WIN - 1
+    for move in game.legal_moves():
+        game.play(move)
+        best = max(best, -negamax(game, depth - 1, ply + 1))
+        game.undo()
+    return best
+
+
+def solve(game: Game, memo: dict[int, int] | None = None) -> int:
+    """Exact game value (win-distance scores relative to this node), memoised by key."""
+    memo = {} if memo is None else memo
+    key = game.key()
+    if key in memo:
+        return memo[key]
+    if game.is_terminal():
+        value = terminal_value(game, 0)
+    else:
+        value = -WIN - 1
+        for move in game.legal_moves():
+            game.play(move)
+            child = -solve(game, memo)
+            game.undo()
+            # one ply further from the end of the game
+            if child >= WIN_THRESHOLD:
+                child -= 1
+            elif child <= -WIN_THRESHOLD:
+                child += 1
+            value = max(value, child)
+    memo[key] = value
+    return value
