@@ -1,0 +1,1 @@
+"""The gRPC service: sessions, worker processes, limits, health (DESIGN §4)."""

@@ -1,0 +1,81 @@
+"""Run the gRPC server: the engine service plus health checking and reflection."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from kibitz.server.service import EngineService, ServerConfig
+from kibitz.v1 import engine_pb2 as pb
+from kibitz.v1 import engine_pb2_grpc as pb_grpc
+
+log = logging.getLogger("kibitz.server")
+
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["EngineService"].full_name
+
+
+class Server:
+    """A started kibitz server; `port` is the bound port (useful with port 0)."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.service = EngineService(config)
+        self.health = health.aio.HealthServicer()
+        self._grpc = grpc.aio.server()
+        self._expiry: asyncio.Task | None = None
+        self.port = 0
+
+    async def start(self) -> None:
+        pb_grpc.add_EngineServiceServicer_to_server(self.service, self._grpc)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self._grpc)
+        reflection.enable_server_reflection(
+            (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), self._grpc
+        )
+        self.port = self._grpc.add_insecure_port(f"{self.config.host}:{self.config.port}")
+        if self.port == 0:
+            raise OSError(f"cannot listen on {self.config.host}:{self.config.port}")
+        await self._grpc.start()
+        for name in ("", SERVICE_NAME):
+            await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        self._expiry = asyncio.create_task(self.service.sessions.expire_idle_forever())
+
+    async def stop(self, grace: float = 5.0) -> None:
+        """Graceful shutdown: refuse new calls, stop searches so their streams get a Result."""
+        for name in ("", SERVICE_NAME):
+            await self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+        self.service.stop_all_searches()
+        if self._expiry is not None:
+            self._expiry.cancel()
+        await self._grpc.stop(grace)
+        await self.service.close()
+
+    async def wait(self) -> None:
+        await self._grpc.wait_for_termination()
+
+
+async def serve(config: ServerConfig) -> None:
+    """Run until SIGINT or SIGTERM, then shut down gracefully."""
+    server = Server(config)
+    await server.start()
+    log.info(
+        "kibitz serving on %s:%d (max %d sessions, %d concurrent searches)",
+        config.host,
+        server.port,
+        config.max_sessions,
+        config.max_searches,
+    )
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stopping.set)
+    await stopping.wait()
+    log.info("shutting down: stopping running searches")
+    with contextlib.suppress(asyncio.CancelledError):
+        await server.stop()
+    log.info("bye")

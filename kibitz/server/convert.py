@@ -1,0 +1,151 @@
+"""Conversions between engine dataclasses and kibitz.v1 protobuf messages."""
+
+from __future__ import annotations
+
+from kibitz.engines.base import Engine, OptionSpec
+from kibitz.engines.types import Bound, Clock, Info, Limits, Result, Score, ScoreKind
+from kibitz.games.base import Game
+from kibitz.v1 import engine_pb2 as pb
+
+_KINDS = {
+    ScoreKind.HEURISTIC: pb.Score.HEURISTIC,
+    ScoreKind.WIN: pb.Score.WIN,
+    ScoreKind.LOSS: pb.Score.LOSS,
+    ScoreKind.DRAW: pb.Score.DRAW,
+}
+_BOUNDS = {Bound.EXACT: pb.Score.EXACT, Bound.LOWER: pb.Score.LOWER, Bound.UPPER: pb.Score.UPPER}
+
+
+def score_to_pb(score: Score) -> pb.Score:
+    message = pb.Score(
+        kind=_KINDS[score.kind], centi=score.value, plies=score.plies, bound=_BOUNDS[score.bound]
+    )
+    for name in ("win", "draw", "loss"):
+        value = getattr(score, name)
+        if value is not None:
+            setattr(message, f"{name}_probability", value)
+    if score.visits is not None:
+        message.visits = score.visits
+    return message
+
+
+def _ms(seconds: float) -> int:
+    return max(0, round(seconds * 1000))
+
+
+def info_to_pb(info: Info, state: Game) -> pb.Info:
+    return pb.Info(
+        depth=info.depth,
+        selective_depth=info.seldepth,
+        score=score_to_pb(info.score),
+        nodes=info.nodes,
+        nodes_per_second=info.nps,
+        time_ms=_ms(info.time),
+        pv=state.format_line(info.pv),
+        multipv=info.multipv,
+        hash_full=info.hashfull,
+    )
+
+
+def result_to_pb(result: Result, state: Game) -> pb.Result:
+    pv = state.format_line(result.pv)
+    return pb.Result(
+        best_move=state.format_move(result.best_move) if result.best_move is not None else "",
+        ponder_move=pv[1] if len(pv) > 1 else "",
+        score=score_to_pb(result.score),
+        pv=pv,
+        root_moves=[
+            pb.RootMove(
+                move=state.format_move(root.move),
+                score=score_to_pb(root.score),
+                pv=state.format_line(root.pv),
+            )
+            for root in result.root_moves
+        ],
+        nodes=result.nodes,
+        time_ms=_ms(result.time),
+        depth=result.depth,
+        selective_depth=result.seldepth,
+        stop_reason=result.stop_reason,
+        stats=result.stats,
+    )
+
+
+def game_over_result(state: Game) -> pb.Result:
+    """The Result for a search asked on a terminal position."""
+    returns = state.returns()
+    mine = returns[state.to_move()] if state.to_move() >= 0 else 0
+    kind = ScoreKind.WIN if mine > 0 else ScoreKind.LOSS if mine < 0 else ScoreKind.DRAW
+    return pb.Result(
+        score=score_to_pb(Score(kind)),
+        stop_reason="game_over",
+        game_over=pb.GameOver(returns=list(returns), reason=state.terminal_reason()),
+    )
+
+
+def limits_from_pb(limits: pb.Limits, state: Game) -> Limits:
+    """Engine limits from the wire; search_moves are parsed in `state` (may raise ValueError)."""
+    clock = None
+    if limits.HasField("clock") and limits.clock.time_left_ms:
+        clock = Clock(
+            time_left=[ms / 1000 for ms in limits.clock.time_left_ms],
+            increment=[ms / 1000 for ms in limits.clock.increment_ms],
+            moves_to_go=limits.clock.moves_to_go,
+        )
+    search_moves = []
+    for text in limits.search_moves:
+        try:
+            search_moves.append(state.parse_move(text))
+        except ValueError as exc:
+            raise type(exc)(f"search_moves: {text!r}: {exc}") from None
+    return Limits(
+        depth=limits.depth if limits.HasField("depth") else None,
+        nodes=limits.nodes if limits.HasField("nodes") else None,
+        movetime=limits.move_time_ms / 1000 if limits.HasField("move_time_ms") else None,
+        clock=clock,
+        infinite=limits.infinite,
+        search_moves=search_moves,
+        multipv=limits.multipv or 1,
+    )
+
+
+def option_to_pb(spec: OptionSpec) -> pb.OptionInfo:
+    message = pb.OptionInfo(
+        name=spec.name,
+        type=spec.type,
+        default=option_text(spec.default),
+        choices=list(spec.choices),
+        description=spec.description,
+    )
+    if spec.min is not None:
+        message.min = spec.min
+    if spec.max is not None:
+        message.max = spec.max
+    return message
+
+
+def option_text(value: object) -> str:
+    """An option value as text on the wire (booleans as true/false, like UCI)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def engine_info(engine_cls: type[Engine], games: list[type[Game]]) -> pb.EngineInfo:
+    return pb.EngineInfo(
+        name=engine_cls.name,
+        description=engine_cls.description,
+        games=sorted(g.name for g in games if engine_cls.supports(g)),
+        options=[option_to_pb(spec) for spec in engine_cls.option_specs],
+    )
+
+
+def game_info(game_cls: type[Game]) -> pb.GameInfo:
+    return pb.GameInfo(
+        name=game_cls.name,
+        title=game_cls.title,
+        players=game_cls.players,
+        has_chance=game_cls.has_chance,
+        default_position=game_cls.default_position,
+        notation_help=game_cls.notation_help,
+    )

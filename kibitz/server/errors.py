@@ -1,0 +1,18 @@
+"""The server's one error model: a gRPC status code plus a message a person can act on."""
+
+from __future__ import annotations
+
+import grpc
+
+
+class ServiceError(Exception):
+    """Raised anywhere in request handling; the service turns it into a gRPC status."""
+
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def invalid(message: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, message)

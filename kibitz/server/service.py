@@ -1,0 +1,308 @@
+"""The kibitz.v1.EngineService implementation: validates, routes to workers, streams back."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import os
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+
+import grpc
+
+from kibitz.engines import ENGINES
+from kibitz.games import GAMES
+from kibitz.server import convert
+from kibitz.server.errors import ServiceError
+from kibitz.server.sessions import SearchSlots, Session, SessionRegistry
+from kibitz.server.validation import (
+    SearchJob,
+    engine_for,
+    game_named,
+    prepare_search,
+    typed_options,
+)
+from kibitz.server.worker import Worker, WorkerCrashed, WorkerError
+from kibitz.v1 import engine_pb2 as pb
+from kibitz.v1 import engine_pb2_grpc as pb_grpc
+
+log = logging.getLogger("kibitz.server")
+
+
+@dataclass
+class ServerConfig:
+    """Tunable limits of one server (the `kibitz serve` flags)."""
+
+    host: str = "127.0.0.1"
+    port: int = 50051
+    max_sessions: int = 16
+    max_searches: int = field(default_factory=lambda: os.cpu_count() or 1)
+    idle_timeout: float = 600.0
+    """Seconds before an idle session is closed; 0 = never."""
+    info_interval: float = 1.0
+    """Seconds between periodic Info messages during a long iteration."""
+    default_move_time_ms: int = 1000
+    """Move time of a search that sets no limit at all."""
+    deadline_margin: float = 0.25
+    """Seconds past a search's time limit after which the server itself stops it."""
+    kill_grace: float = 2.0
+    """Seconds after that stop before a worker that has not answered is killed."""
+
+
+def _handles_errors(method: Callable) -> Callable:
+    """Turn ServiceErrors (and worker failures) of a unary handler into gRPC statuses."""
+
+    @functools.wraps(method)
+    async def wrapper(self: EngineService, request, context: grpc.aio.ServicerContext):
+        try:
+            return await method(self, request, context)
+        except ServiceError as exc:
+            await context.abort(exc.code, exc.message)
+        except (WorkerCrashed, WorkerError) as exc:
+            await context.abort(grpc.StatusCode.INTERNAL, f"engine worker failed: {exc}")
+
+    return wrapper
+
+
+def _streams_errors(method: Callable) -> Callable:
+    """The same for server-streaming handlers."""
+
+    @functools.wraps(method)
+    async def wrapper(self: EngineService, request, context: grpc.aio.ServicerContext):
+        try:
+            async for response in method(self, request, context):
+                yield response
+        except ServiceError as exc:
+            await context.abort(exc.code, exc.message)
+
+    return wrapper
+
+
+class EngineService(pb_grpc.EngineServiceServicer):
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.sessions = SessionRegistry(config.max_sessions, config.idle_timeout)
+        self.slots = SearchSlots(config.max_searches)
+        self._spare_workers: dict[tuple[str, str], list[Worker]] = {}
+        self._analyzing: set[Worker] = set()
+
+    # -- catalogue ------------------------------------------------------------------------
+
+    async def ListGames(self, request, context) -> pb.ListGamesResponse:
+        return pb.ListGamesResponse(games=[convert.game_info(GAMES[n]) for n in sorted(GAMES)])
+
+    async def ListEngines(self, request, context) -> pb.ListEnginesResponse:
+        games = list(GAMES.values())
+        return pb.ListEnginesResponse(
+            engines=[convert.engine_info(ENGINES[n], games) for n in sorted(ENGINES)]
+        )
+
+    @_handles_errors
+    async def Describe(self, request: pb.DescribeRequest, context) -> pb.PositionInfo:
+        game = game_named(request.game)
+        state = self._job(game, request.position, request.moves, pb.Limits()).state
+        message = pb.PositionInfo(
+            game=game.name,
+            position=state.position(),
+            board=state.render(),
+            to_move=state.to_move(),
+            legal_moves=[state.format_move(move) for move in state.legal_moves()],
+        )
+        if state.is_terminal():
+            message.game_over.CopyFrom(convert.game_over_result(state).game_over)
+        return message
+
+    # -- sessions -------------------------------------------------------------------------
+
+    def _session_pb(self, session: Session) -> pb.Session:
+        effective = {spec.name: spec.default for spec in session.engine.option_specs}
+        effective.update(session.options)
+        return pb.Session(
+            id=session.id,
+            game=session.game.name,
+            engine=session.engine.name,
+            options={name: convert.option_text(value) for name, value in effective.items()},
+            searching=session.searching,
+            searches=session.searches,
+            idle_timeout_seconds=self.config.idle_timeout,
+        )
+
+    @_handles_errors
+    async def CreateSession(self, request: pb.CreateSessionRequest, context) -> pb.Session:
+        game = game_named(request.game)
+        engine = engine_for(request.engine, game)
+        options = typed_options(engine, request.options)
+        session = await self.sessions.open(game, engine, options)
+        log.info("session %s opened: %s with %s", session.id, game.name, engine.name)
+        return self._session_pb(session)
+
+    @_handles_errors
+    async def GetSession(self, request: pb.GetSessionRequest, context) -> pb.Session:
+        return self._session_pb(self.sessions.get(request.session_id))
+
+    def _idle_session(self, session_id: str, action: str) -> Session:
+        session = self.sessions.get(session_id)
+        if session.searching:
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"session {session_id} is searching; {action} after the search ends (or Stop it)",
+            )
+        return session
+
+    @_handles_errors
+    async def SetOptions(self, request: pb.SetOptionsRequest, context) -> pb.Session:
+        session = self._idle_session(request.session_id, "change options")
+        options = typed_options(session.engine, request.options)
+        async with session.lock:
+            worker = await session.live_worker()
+            await worker.request("set_options", options)
+        session.options.update(options)
+        return self._session_pb(session)
+
+    @_handles_errors
+    async def NewGame(self, request: pb.NewGameRequest, context) -> pb.Session:
+        session = self._idle_session(request.session_id, "start a new game")
+        async with session.lock:
+            worker = await session.live_worker()
+            await worker.request("new_game")
+        return self._session_pb(session)
+
+    @_handles_errors
+    async def CloseSession(self, request: pb.CloseSessionRequest, context):
+        await self.sessions.close(request.session_id)
+        log.info("session %s closed", request.session_id)
+        return pb.CloseSessionResponse()
+
+    # -- searching ------------------------------------------------------------------------
+
+    def _job(self, game, position: str, moves, limits: pb.Limits) -> SearchJob:
+        return prepare_search(game, position, moves, limits, self.config.default_move_time_ms)
+
+    @_streams_errors
+    async def Search(self, request: pb.SearchRequest, context) -> AsyncIterator[pb.SearchResponse]:
+        session = self._idle_session(request.session_id, "start another search")
+        job = self._job(session.game, request.position, request.moves, request.limits)
+        async with self.slots.take():
+            session.searching = True
+            try:
+                async with session.lock:
+                    worker = await session.live_worker()
+                    async for response in self._supervise(worker, job):
+                        yield response
+                session.searches += 1
+            finally:
+                session.searching = False
+                session.touch()
+
+    @_handles_errors
+    async def Stop(self, request: pb.StopRequest, context) -> pb.StopResponse:
+        session = self.sessions.get(request.session_id)
+        if session.searching and session.worker is not None:
+            session.worker.stop()
+            return pb.StopResponse(was_searching=True)
+        return pb.StopResponse(was_searching=False)
+
+    @_streams_errors
+    async def Analyze(
+        self, request: pb.AnalyzeRequest, context
+    ) -> AsyncIterator[pb.SearchResponse]:
+        game = game_named(request.game)
+        engine = engine_for(request.engine, game)
+        options = typed_options(engine, request.options)
+        job = self._job(game, request.position, request.moves, request.limits)
+        async with self.slots.take():
+            worker = await self._spare_worker(game.name, engine.name)
+            self._analyzing.add(worker)
+            try:
+                await worker.request("set_options", options)
+                async for response in self._supervise(worker, job):
+                    yield response
+            finally:
+                self._analyzing.discard(worker)
+                self._return_spare(game.name, engine.name, worker)
+
+    async def _spare_worker(self, game: str, engine: str) -> Worker:
+        """An idle worker configured for (game, engine) with a fresh engine state."""
+        spares = self._spare_workers.setdefault((game, engine), [])
+        while spares:
+            worker = spares.pop()
+            if worker.alive:
+                await worker.request("configure", game, engine, {})
+                return worker
+        return await Worker.start(game, engine, {})
+
+    def _return_spare(self, game: str, engine: str, worker: Worker) -> None:
+        spares = self._spare_workers.setdefault((game, engine), [])
+        if worker.alive and len(spares) < self.config.max_searches:
+            spares.append(worker)
+        else:
+            asyncio.get_running_loop().create_task(worker.close())
+
+    async def _supervise(self, worker: Worker, job: SearchJob) -> AsyncIterator[pb.SearchResponse]:
+        """Stream one search from a worker, enforcing its deadline as a backstop."""
+        loop = asyncio.get_running_loop()
+        timers = []
+        if job.deadline is not None:
+            stop_at = loop.time() + job.deadline + self.config.deadline_margin
+            timers.append(loop.call_at(stop_at, worker.stop))
+            timers.append(loop.call_at(stop_at + self.config.kill_grace, worker.kill))
+        last_info: pb.Info | None = None
+        try:
+            async for message in worker.search(
+                job.position, job.moves, job.limits, self.config.info_interval
+            ):
+                if isinstance(message, pb.Info):
+                    last_info = message
+                    yield pb.SearchResponse(info=message)
+                else:
+                    yield pb.SearchResponse(result=message)
+        except WorkerCrashed as exc:
+            if job.deadline is not None and loop.time() >= timers[-1].when():
+                log.warning("worker ignored its deadline and was killed; answering best so far")
+                yield pb.SearchResponse(result=_best_so_far(job, last_info))
+                return
+            raise ServiceError(
+                grpc.StatusCode.INTERNAL,
+                f"{exc}; the search was lost, the session gets a fresh worker on its next "
+                "request (its tables are empty)",
+            ) from None
+        except WorkerError as exc:
+            raise ServiceError(grpc.StatusCode.INTERNAL, f"engine failed: {exc}") from None
+        finally:
+            for timer in timers:
+                timer.cancel()
+
+    def stop_all_searches(self) -> None:
+        self.sessions.stop_all_searches()
+        for worker in self._analyzing:
+            worker.stop()
+
+    async def close(self) -> None:
+        await self.sessions.close_all()
+        for spares in self._spare_workers.values():
+            for worker in spares:
+                await worker.close()
+        self._spare_workers.clear()
+
+
+def _best_so_far(job: SearchJob, info: pb.Info | None) -> pb.Result:
+    """A Result built from the last Info of a search whose worker had to be killed."""
+    if info is not None and info.pv:
+        return pb.Result(
+            best_move=info.pv[0],
+            ponder_move=info.pv[1] if len(info.pv) > 1 else "",
+            score=info.score,
+            pv=info.pv,
+            nodes=info.nodes,
+            time_ms=info.time_ms,
+            depth=info.depth,
+            stop_reason="time",
+        )
+    move = job.state.ordered_moves()[0]
+    return pb.Result(
+        best_move=job.state.format_move(move),
+        score=pb.Score(kind=pb.Score.HEURISTIC, bound=pb.Score.EXACT),
+        pv=[job.state.format_move(move)],
+        stop_reason="time",
+    )

@@ -1,0 +1,144 @@
+"""Checks every request before it reaches a worker; failures name the culprit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+
+from kibitz.engines import ENGINES, Engine, OptionError
+from kibitz.engines.types import MAX_PLY
+from kibitz.games import GAMES, Game
+from kibitz.server import convert
+from kibitz.server.errors import ServiceError, invalid
+from kibitz.v1 import engine_pb2 as pb
+
+DEFAULT_ENGINE = "alphabeta"
+MAX_MOVE_TIME_MS = 24 * 3600 * 1000
+MAX_MULTIPV = 256
+
+
+def game_named(name: str) -> type[Game]:
+    if not name:
+        raise invalid(f"no game given; known games: {', '.join(sorted(GAMES))}")
+    game = GAMES.get(name.lower())
+    if game is None:
+        raise ServiceError(
+            grpc.StatusCode.NOT_FOUND,
+            f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}",
+        )
+    return game
+
+
+def engine_for(name: str, game: type[Game]) -> type[Engine]:
+    engine = ENGINES.get((name or DEFAULT_ENGINE).lower())
+    if engine is None:
+        raise ServiceError(
+            grpc.StatusCode.NOT_FOUND,
+            f"unknown engine {name!r}; known engines: {', '.join(sorted(ENGINES))}",
+        )
+    if not engine.supports(game):
+        raise invalid(f"engine {engine.name!r} cannot play {game.name!r}")
+    return engine
+
+
+def typed_options(engine: type[Engine], options: Mapping[str, str]) -> dict[str, Any]:
+    try:
+        return engine.validate_options(options)
+    except OptionError as exc:
+        raise invalid(str(exc)) from None
+
+
+@dataclass
+class SearchJob:
+    """A validated search: what the worker gets, plus what the server needs to supervise it."""
+
+    state: Game
+    """The position to search (after `moves`)."""
+    position: str
+    moves: list[str]
+    limits: pb.Limits
+    deadline: float | None
+    """Seconds after the start by which the search must end (None: no time limit)."""
+
+
+def prepare_search(
+    game: type[Game],
+    position: str,
+    moves: Iterable[str],
+    limits: pb.Limits,
+    default_move_time_ms: int,
+) -> SearchJob:
+    try:
+        state = game.from_position(position)
+    except ValueError as exc:
+        raise invalid(f"position {position!r}: {exc}") from None
+    expanded = [move for entry in moves for move in state.split_moves(entry)]
+    try:
+        state.play_line(expanded)
+    except ValueError as exc:
+        raise invalid(f"moves: {exc}") from None
+    limits = _checked_limits(limits, state, default_move_time_ms)
+    return SearchJob(state, position, expanded, limits, _deadline(limits, state))
+
+
+def _checked_limits(limits: pb.Limits, state: Game, default_move_time_ms: int) -> pb.Limits:
+    checked = pb.Limits()
+    checked.CopyFrom(limits)
+    if checked.HasField("depth") and not 1 <= checked.depth <= MAX_PLY:
+        raise invalid(f"limits.depth must be between 1 and {MAX_PLY}, not {checked.depth}")
+    if checked.HasField("nodes") and checked.nodes < 1:
+        raise invalid("limits.nodes must be at least 1")
+    if checked.HasField("move_time_ms") and not 1 <= checked.move_time_ms <= MAX_MOVE_TIME_MS:
+        raise invalid(
+            f"limits.move_time_ms must be between 1 and {MAX_MOVE_TIME_MS} (a day), "
+            f"not {checked.move_time_ms}"
+        )
+    if checked.multipv > MAX_MULTIPV:
+        raise invalid(f"limits.multipv must be at most {MAX_MULTIPV}, not {checked.multipv}")
+    _check_clock(checked.clock, state)
+    if not state.is_terminal():
+        try:
+            convert.limits_from_pb(checked, state)  # parses search_moves
+        except ValueError as exc:
+            raise invalid(f"limits.{exc}") from None
+    unlimited = not (
+        checked.HasField("depth")
+        or checked.HasField("nodes")
+        or checked.HasField("move_time_ms")
+        or checked.clock.time_left_ms
+        or checked.infinite
+    )
+    if unlimited:
+        checked.move_time_ms = default_move_time_ms
+    return checked
+
+
+def _check_clock(clock: pb.Clock, state: Game) -> None:
+    if not clock.time_left_ms and not clock.increment_ms:
+        return
+    players = state.players
+    if len(clock.time_left_ms) != players:
+        raise invalid(
+            f"limits.clock.time_left_ms needs one entry per player ({players}), "
+            f"got {len(clock.time_left_ms)}"
+        )
+    if len(clock.increment_ms) > players:
+        raise invalid(f"limits.clock.increment_ms has more than {players} entries")
+    if max(clock.time_left_ms) > 100 * MAX_MOVE_TIME_MS:
+        raise invalid("limits.clock.time_left_ms is absurdly large (more than 100 days)")
+    mover = state.to_move()
+    if mover >= 0 and clock.time_left_ms[mover] == 0:
+        raise invalid(f"limits.clock: player {mover + 1} (to move) has no time left")
+
+
+def _deadline(limits: pb.Limits, state: Game) -> float | None:
+    if limits.infinite:
+        return None
+    if limits.HasField("move_time_ms"):
+        return limits.move_time_ms / 1000
+    if limits.clock.time_left_ms and state.to_move() >= 0:
+        return limits.clock.time_left_ms[state.to_move()] / 1000
+    return None

@@ -1,0 +1,234 @@
+"""Worker processes: where searches run, so the server's event loop never does (DESIGN §4).
+
+One worker holds one engine instance and its state (tables, trees) between searches. The
+parent talks to it over a pipe with pickled tuples:
+
+    parent -> worker   ("configure", game, engine, options) | ("set_options", options)
+                       | ("new_game",) | ("search", position, moves, limits_bytes, interval)
+                       | ("exit",)
+    worker -> parent   ("ok", payload) | ("error", message)
+                       | ("info", pb.Info bytes)* then ("result", pb.Result bytes)
+
+A search is stopped through a shared event that the engine polls every few hundred nodes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import signal
+from collections.abc import AsyncIterator
+from multiprocessing.connection import Connection
+from typing import Any
+
+from kibitz.engines import ENGINES, Engine, SearchContext
+from kibitz.games import GAMES, Game
+from kibitz.server import convert
+from kibitz.v1 import engine_pb2 as pb
+
+_context = multiprocessing.get_context("forkserver")
+_context.set_forkserver_preload(["kibitz.server.worker"])
+
+
+class WorkerCrashed(RuntimeError):
+    """The worker process died (killed, out of memory, interpreter crash)."""
+
+
+class WorkerError(RuntimeError):
+    """The worker reported an unexpected exception while serving a request."""
+
+
+# ---------------------------------------------------------------------------- worker side
+
+
+def _worker_main(conn: Connection, stop_event: Any) -> None:
+    """Serve requests from the parent until it says exit or goes away."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when workers stop
+    engine: Engine | None = None
+    game_cls: type[Game] | None = None
+    while True:
+        try:
+            op, *args = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            if op == "configure":
+                game_name, engine_name, options = args
+                game_cls = GAMES[game_name]
+                engine = ENGINES[engine_name](options)
+                conn.send(("ok", None))
+            elif op == "set_options":
+                engine.set_options(args[0])
+                conn.send(("ok", None))
+            elif op == "new_game":
+                engine.new_game()
+                conn.send(("ok", None))
+            elif op == "search":
+                _run_search(conn, engine, game_cls, *args, stop_event=stop_event)
+            elif op == "exit":
+                return
+        except Exception as exc:  # report, keep serving: one bad request must not kill us
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+
+
+def _run_search(
+    conn: Connection,
+    engine: Engine,
+    game_cls: type[Game],
+    position: str,
+    moves: list[str],
+    limits_bytes: bytes,
+    info_interval: float,
+    *,
+    stop_event: Any,
+) -> None:
+    def load() -> Game:
+        state = game_cls.from_position(position)
+        state.play_line(moves)
+        return state
+
+    state = load()
+    root = load()  # an untouched copy to format moves while the engine walks `state`
+    if state.is_terminal():
+        conn.send(("result", convert.game_over_result(state).SerializeToString()))
+        return
+    limits = convert.limits_from_pb(pb.Limits.FromString(limits_bytes), root)
+
+    def report(info: Any) -> None:
+        conn.send(("info", convert.info_to_pb(info, root).SerializeToString()))
+
+    context = SearchContext(report=report, stop=stop_event, info_interval=info_interval)
+    result = engine.search(state, limits, context)
+    conn.send(("result", convert.result_to_pb(result, root).SerializeToString()))
+
+
+# ---------------------------------------------------------------------------- server side
+
+_DEAD = ("dead", None)
+
+
+class Worker:
+    """The server's handle on one worker process; one request at a time."""
+
+    def __init__(self) -> None:
+        self._conn, child_conn = _context.Pipe()
+        self._stop_event = _context.Event()
+        self.process = _context.Process(
+            target=_worker_main, args=(child_conn, self._stop_event), daemon=True
+        )
+        self.process.start()
+        child_conn.close()
+        self._queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self._loop = asyncio.get_running_loop()
+        self._loop.add_reader(self._conn.fileno(), self._on_readable)
+        self.alive = True
+        self._abandoned_search = False
+
+    @classmethod
+    async def start(cls, game: str, engine: str, options: dict[str, Any]) -> Worker:
+        """A new worker with a configured engine."""
+        worker = cls()
+        try:
+            await worker.request("configure", game, engine, options)
+        except BaseException:
+            await worker.close()
+            raise
+        return worker
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid
+
+    def _on_readable(self) -> None:
+        try:
+            while self._conn.poll():
+                self._queue.put_nowait(self._conn.recv())
+        except (EOFError, OSError):
+            self._mark_dead()
+
+    def _mark_dead(self) -> None:
+        if self.alive:
+            self.alive = False
+            self._loop.remove_reader(self._conn.fileno())
+            self._queue.put_nowait(_DEAD)
+
+    async def _receive(self) -> tuple[str, Any]:
+        message = await self._queue.get()
+        if message is _DEAD:
+            await asyncio.to_thread(self.process.join, 2.0)
+            raise WorkerCrashed(f"engine worker died (exit code {self.process.exitcode})")
+        if message[0] == "error":
+            raise WorkerError(message[1])
+        return message
+
+    def _send(self, *message: Any) -> None:
+        if not self.alive:
+            raise WorkerCrashed("engine worker is not running")
+        try:
+            self._conn.send(message)
+        except OSError:
+            self._mark_dead()
+            raise WorkerCrashed("engine worker is not running") from None
+
+    async def request(self, op: str, *args: Any) -> Any:
+        """Send a request and wait for its ("ok", payload) reply."""
+        await self._discard_abandoned_search()
+        self._send(op, *args)
+        return (await self._receive())[1]
+
+    async def _discard_abandoned_search(self) -> None:
+        """Stop a search whose caller went away and drop its remaining output."""
+        if not self._abandoned_search:
+            return
+        self.stop()
+        try:
+            while (await self._receive())[0] != "result":
+                pass
+        except WorkerError:
+            pass
+        self._abandoned_search = False
+
+    async def search(
+        self, position: str, moves: list[str], limits: pb.Limits, info_interval: float
+    ) -> AsyncIterator[pb.Info | pb.Result]:
+        """Run a search; yields Info messages and finally the Result."""
+        await self._discard_abandoned_search()
+        self._stop_event.clear()
+        self._send("search", position, moves, limits.SerializeToString(), info_interval)
+        self._abandoned_search = True  # until the result has been read
+        try:
+            while True:
+                kind, payload = await self._receive()
+                if kind == "info":
+                    yield pb.Info.FromString(payload)
+                else:
+                    self._abandoned_search = False
+                    yield pb.Result.FromString(payload)
+                    return
+        except (WorkerError, WorkerCrashed):
+            self._abandoned_search = False  # nothing more will come
+            raise
+        finally:
+            if self._abandoned_search:  # the caller went away: stop now, drain on next use
+                self.stop()
+
+    def stop(self) -> None:
+        """Ask the running search (if any) to stop soon."""
+        self._stop_event.set()
+
+    def kill(self) -> None:
+        """End the process at once (a search that ignores stop, or shutdown)."""
+        if self.process.is_alive():
+            self.process.kill()
+
+    async def close(self) -> None:
+        """Ask the process to exit; kill it if it does not."""
+        if self.alive:
+            self._stop_event.set()
+            with contextlib.suppress(WorkerCrashed):
+                self._send("exit")
+        self._mark_dead()
+        await asyncio.to_thread(self.process.join, 2.0)
+        self.kill()
+        self._conn.close()

@@ -1,0 +1,272 @@
+"""End-to-end tests: a real server on a loopback port, driven by the real async client."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from kibitz.clients import (
+    Client,
+    FailedPrecondition,
+    InvalidArgument,
+    KibitzError,
+    NotFound,
+    ResourceExhausted,
+)
+from kibitz.v1 import engine_pb2 as pb
+
+X_WINS_AT_C3 = "xx./oo./... x"  # x to move; c3 wins at once, anything else lets o win
+
+
+@pytest.fixture
+async def client(server):
+    async with Client(server.address) as c:
+        yield c
+
+
+async def first_info(search):
+    """Read the stream until the first Info arrives (the search is then surely running)."""
+    iterator = aiter(search)
+    return await anext(iterator), iterator
+
+
+# ---------------------------------------------------------------------------- catalogue
+
+
+async def test_lists_games_and_engines(client):
+    games = {g.name: g for g in await client.games()}
+    assert {"tictactoe", "nim", "misere-nim", "connect4"} <= set(games)
+    assert games["connect4"].players == 2 and not games["connect4"].has_chance
+    assert games["connect4"].notation_help
+    engines = {e.name: e for e in await client.engines()}
+    alphabeta = engines["alphabeta"]
+    assert {"tictactoe", "nim", "connect4"} <= set(alphabeta.games)
+    hash_option = next(o for o in alphabeta.options if o.name == "Hash")
+    assert hash_option.type == "spin" and hash_option.min >= 1 and hash_option.description
+
+
+async def test_describe_checks_and_draws_positions(client):
+    position = await client.describe("connect4", "", ["4453"])
+    assert position.to_move == 0
+    assert position.legal_moves == ["1", "2", "3", "4", "5", "6", "7"]
+    assert position.board.count("x") >= 2
+    with pytest.raises(InvalidArgument, match="move 3"):
+        await client.describe("connect4", "", ["4", "4", "9"])
+
+
+async def test_health_and_reflection(server):
+    async with grpc.aio.insecure_channel(server.address) as channel:
+        health = health_pb2_grpc.HealthStub(channel)
+        reply = await health.Check(health_pb2.HealthCheckRequest(service="kibitz.v1.EngineService"))
+        assert reply.status == health_pb2.HealthCheckResponse.SERVING
+        stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+        request = reflection_pb2.ServerReflectionRequest(list_services="")
+        async for response in stub.ServerReflectionInfo(iter([request])):
+            names = {s.name for s in response.list_services_response.service}
+            assert "kibitz.v1.EngineService" in names
+            break
+
+
+# ---------------------------------------------------------------------------- sessions
+
+
+async def test_session_lifecycle_and_options(client):
+    session = await client.open("tictactoe", "alphabeta", {"Hash": 2})
+    assert session.info.options["Hash"] == "2"
+    again = await client.session(session.id)
+    assert again.info.game == "tictactoe" and again.info.engine == "alphabeta"
+    changed = await session.set_options(hash=4)  # option names are case-insensitive
+    assert changed.options["Hash"] == "4"
+    await session.new_game()
+    await session.close()
+    with pytest.raises(NotFound, match=session.id):
+        await client.session(session.id)
+
+
+@pytest.mark.parametrize(
+    ("game", "engine", "options", "error", "culprit"),
+    [
+        ("chess960", "", {}, NotFound, "chess960"),
+        ("nim", "deepblue", {}, NotFound, "deepblue"),
+        ("nim", "", {"Hashh": "1"}, InvalidArgument, "Hashh"),
+        ("nim", "", {"Hash": "lots"}, InvalidArgument, "lots"),
+        ("nim", "", {"Hash": "0"}, InvalidArgument, "Hash"),
+    ],
+)
+async def test_bad_session_requests_name_the_culprit(client, game, engine, options, error, culprit):
+    with pytest.raises(error, match=culprit):
+        await client.open(game, engine, options)
+
+
+async def test_bad_option_change_keeps_the_session(client):
+    session = await client.open("nim", options={"Hash": 2})
+    with pytest.raises(InvalidArgument, match="Nope"):
+        await session.set_options(Nope=1)
+    assert (await session.refresh()).options["Hash"] == "2"
+    result = await session.search("1,2,3", depth=20)
+    assert result.score.kind == pb.Score.LOSS  # nim-sum 0: the side to move loses
+    await session.close()
+
+
+# ---------------------------------------------------------------------------- searching
+
+
+async def test_tictactoe_is_a_proven_draw_with_every_root_move_scored(client):
+    session = await client.open("tictactoe")
+    search = session.search(depth=9)
+    infos = [info async for info in search]
+    result = search.result
+    assert infos and infos[-1].depth >= 1
+    assert result.score.kind == pb.Score.DRAW and result.score.bound == pb.Score.EXACT
+    assert len(result.root_moves) == 9
+    assert result.root_moves[0].move == result.best_move
+    assert result.pv[0] == result.best_move and result.nodes > 0
+    await session.close()
+
+
+async def test_fastest_win_and_exact_scores_for_all_lines(client):
+    result = await client.analyze("tictactoe", X_WINS_AT_C3, depth=9, multipv=9)
+    assert result.best_move == "c3"
+    assert result.score.kind == pb.Score.WIN and result.score.plies == 1
+    scores = {r.move: r.score for r in result.root_moves}
+    assert all(score.bound == pb.Score.EXACT for score in scores.values())
+    for move in ("a1", "b1", "c1"):  # o answers c2 and wins
+        assert (scores[move].kind, scores[move].plies) == (pb.Score.LOSS, 2)
+
+
+async def test_connect4_search_returns_a_legal_principal_variation(client):
+    session = await client.open("connect4")
+    result = await session.search("", ["4453"], depth=6)
+    assert result.depth == 6 and result.best_move in list("1234567")
+    assert result.pv[0] == result.best_move and result.ponder_move == result.pv[1]
+    await client.describe("connect4", "", ["4453", *result.pv])  # raises if any move is illegal
+    assert {r.move for r in result.root_moves} == set("1234567")
+    await session.close()
+
+
+async def test_multipv_and_search_moves(client):
+    result = await client.analyze("tictactoe", X_WINS_AT_C3, depth=9, multipv=3)
+    exact = [r for r in result.root_moves[:3]]
+    assert [r.score.bound for r in exact] == [pb.Score.EXACT] * 3
+    restricted = await client.analyze("tictactoe", X_WINS_AT_C3, depth=9, search_moves=["a1"])
+    assert restricted.best_move == "a1" and [r.move for r in restricted.root_moves] == ["a1"]
+
+
+async def test_terminal_position_answers_game_over(client):
+    result = await client.analyze("tictactoe", "xxx/oo./... o", depth=3)
+    assert result.best_move == "" and result.stop_reason == "game_over"
+    assert list(result.game_over.returns) == [1.0, -1.0]
+    assert result.score.kind == pb.Score.LOSS
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "culprit"),
+    [
+        ({"position": "xxxx/.../..."}, "position"),
+        ({"position": "x/y/z"}, "position"),
+        ({"moves": ["b2", "b2"]}, "move 2"),
+        ({"moves": ["d4"]}, "d4"),
+        ({"depth": 0}, "depth"),
+        ({"depth": 5000}, "depth"),
+        ({"movetime": 10**6}, "move_time_ms"),
+        ({"multipv": 100000}, "multipv"),
+        ({"search_moves": ["z9"]}, "z9"),
+        ({"time_left": [1.0]}, "time_left_ms"),
+    ],
+)
+async def test_bad_search_requests_keep_the_session(client, kwargs, culprit):
+    session = await client.open("tictactoe")
+    position = kwargs.pop("position", "")
+    moves = kwargs.pop("moves", ())
+    with pytest.raises(InvalidArgument, match=culprit):
+        await session.search(position, moves, **(kwargs or {"depth": 1}))
+    result = await session.search(X_WINS_AT_C3, depth=3)
+    assert result.best_move == "c3"
+    await session.close()
+
+
+async def test_move_time_limit_ends_the_search(client):
+    result = await client.analyze("connect4", movetime=0.3)
+    assert result.stop_reason == "time" and result.best_move in list("1234567")
+
+
+async def test_second_search_is_refused_and_stop_answers_the_first(client):
+    session = await client.open("connect4")
+    search = session.search(infinite=True)
+    _, stream = await first_info(search)
+    with pytest.raises(FailedPrecondition, match="searching"):
+        await session.search(depth=1)
+    with pytest.raises(FailedPrecondition):
+        await session.set_options(Hash=1)
+    assert await session.stop()
+    async for _ in stream:
+        pass
+    assert search.result.best_move in list("1234567")
+    assert search.result.stop_reason == "stopped"
+    assert not await session.stop()
+    assert (await session.refresh()).searches == 1
+    await session.close()
+
+
+async def test_cancelled_stream_stops_the_search_and_frees_the_session(client):
+    session = await client.open("connect4")
+    search = session.search(infinite=True)
+    await first_info(search)
+    search.cancel()
+    result = await session.search("", ["4"], depth=2)
+    assert result.depth == 2
+    await session.close()
+
+
+async def test_crashed_worker_fails_only_its_call(server, client):
+    session = await client.open("connect4")
+    other = await client.open("tictactoe")
+    search = session.search(infinite=True)
+    _, stream = await first_info(search)
+    worker = server.server.service.sessions.get(session.id).worker
+    os.kill(worker.pid, signal.SIGKILL)
+    with pytest.raises(KibitzError, match="worker died") as caught:
+        async for _ in stream:
+            pass
+    assert caught.value.code == grpc.StatusCode.INTERNAL
+    assert (await other.search(X_WINS_AT_C3, depth=2)).best_move == "c3"
+    result = await session.search("", ["4453"], depth=3)  # a fresh worker took over
+    assert result.depth == 3
+    await session.close()
+    await other.close()
+
+
+async def test_full_server_says_resource_exhausted(make_server):
+    small = make_server(max_sessions=1, max_searches=1)
+    async with Client(small.address) as client:
+        session = await client.open("nim")
+        with pytest.raises(ResourceExhausted, match="max-sessions"):
+            await client.open("nim")
+        search = session.search("20,21,22,23,24,25", infinite=True)
+        _, stream = await first_info(search)
+        with pytest.raises(ResourceExhausted, match="concurrent searches"):
+            await client.analyze("nim", depth=1)
+        await session.stop()
+        async for _ in stream:
+            pass
+        assert search.result.best_move
+
+
+async def test_idle_sessions_expire(make_server):
+    expiring = make_server(idle_timeout=0.2)
+    async with Client(expiring.address) as client:
+        session = await client.open("nim")
+        registry = expiring.server.service.sessions
+        # the expiry task runs every idle_timeout/4; wait for it by polling the registry
+        for _ in range(200):
+            if len(registry) == 0:
+                break
+            await asyncio.sleep(0.02)
+        with pytest.raises(NotFound):
+            await client.session(session.id)
