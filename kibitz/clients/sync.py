@@ -1,0 +1,161 @@
+"""A blocking wrapper over the async client, for scripts and notebooks.
+
+    with SyncClient() as client:
+        result = client.analyze("tictactoe", depth=9).wait()
+        print(result.best_move, result.score)
+
+It runs the async client on a private event loop in a background thread, so there is one
+implementation of the protocol.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Awaitable, Iterator
+from typing import Any, TypeVar
+
+from kibitz.clients.client import Client, RemoteSession, SearchStream
+from kibitz.v1 import engine_pb2 as pb
+
+T = TypeVar("T")
+
+
+class _LoopThread:
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self._thread.start()
+
+    def run(self, awaitable: Awaitable[T]) -> T:
+        async def wrapper() -> T:
+            return await awaitable
+
+        return asyncio.run_coroutine_threadsafe(wrapper(), self.loop).result()
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join()
+        self.loop.close()
+
+
+class SyncSearch:
+    """Iterate for Info messages; `result` is set at the end; `wait()` returns it."""
+
+    def __init__(self, runner: _LoopThread, stream: SearchStream) -> None:
+        self._runner = runner
+        self._stream = stream
+
+    @property
+    def result(self) -> pb.Result | None:
+        return self._stream.result
+
+    def __iter__(self) -> Iterator[pb.Info]:
+        infos = aiter(self._stream)
+        try:
+            while True:
+                try:
+                    yield self._runner.run(anext(infos))
+                except StopAsyncIteration:
+                    return
+        finally:
+            self._runner.run(infos.aclose())
+
+    def wait(self) -> pb.Result:
+        return self._runner.run(self._stream)
+
+    def cancel(self) -> None:
+        self._runner.loop.call_soon_threadsafe(self._stream.cancel)
+
+
+class SyncSession:
+    """Blocking counterpart of RemoteSession."""
+
+    def __init__(self, runner: _LoopThread, session: RemoteSession) -> None:
+        self._runner = runner
+        self._session = session
+
+    @property
+    def id(self) -> str:
+        return self._session.id
+
+    @property
+    def info(self) -> pb.Session:
+        return self._session.info
+
+    def search(self, position: str = "", moves: tuple[str, ...] = (), **limits: Any) -> SyncSearch:
+        async def start() -> SearchStream:
+            return self._session.search(position, moves, **limits)
+
+        return SyncSearch(self._runner, self._runner.run(start()))
+
+    def stop(self) -> bool:
+        return self._runner.run(self._session.stop())
+
+    def set_options(self, **options: Any) -> pb.Session:
+        return self._runner.run(self._session.set_options(**options))
+
+    def new_game(self) -> pb.Session:
+        return self._runner.run(self._session.new_game())
+
+    def refresh(self) -> pb.Session:
+        return self._runner.run(self._session.refresh())
+
+    def close(self) -> None:
+        self._runner.run(self._session.close())
+
+
+class SyncClient:
+    """Blocking counterpart of Client; use as a context manager or call close()."""
+
+    def __init__(self, address: str | None = None) -> None:
+        self._runner = _LoopThread()
+
+        async def connect() -> Client:
+            return Client(address)
+
+        self._client = self._runner.run(connect())
+
+    @property
+    def address(self) -> str:
+        return self._client.address
+
+    def __enter__(self) -> SyncClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._runner.run(self._client.close())
+        self._runner.close()
+
+    def wait_ready(self, timeout: float = 5.0) -> None:
+        self._runner.run(self._client.wait_ready(timeout))
+
+    def games(self) -> list[pb.GameInfo]:
+        return self._runner.run(self._client.games())
+
+    def engines(self) -> list[pb.EngineInfo]:
+        return self._runner.run(self._client.engines())
+
+    def describe(
+        self, game: str, position: str = "", moves: tuple[str, ...] = ()
+    ) -> pb.PositionInfo:
+        return self._runner.run(self._client.describe(game, position, moves))
+
+    def open(
+        self, game: str, engine: str = "", options: dict[str, Any] | None = None
+    ) -> SyncSession:
+        return SyncSession(self._runner, self._runner.run(self._client.open(game, engine, options)))
+
+    def session(self, session_id: str) -> SyncSession:
+        return SyncSession(self._runner, self._runner.run(self._client.session(session_id)))
+
+    def analyze(
+        self, game: str, position: str = "", moves: tuple[str, ...] = (), **kw: Any
+    ) -> SyncSearch:
+        async def start() -> SearchStream:
+            return self._client.analyze(game, position, moves, **kw)
+
+        return SyncSearch(self._runner, self._runner.run(start()))

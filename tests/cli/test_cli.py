@@ -1,0 +1,131 @@
+"""The `kibitz` command, run for real in subprocesses against a `kibitz serve` subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+KIBITZ = [sys.executable, "-m", "kibitz"]
+
+
+def start_server(*flags: str) -> tuple[subprocess.Popen, str]:
+    """Start `kibitz serve --port 0` and read the bound address from its log."""
+    process = subprocess.Popen(
+        [*KIBITZ, "serve", "--port", "0", *flags],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    for line in process.stderr:
+        match = re.search(r"serving on (\S+):(\d+)", line)
+        if match:
+            # keep draining the log so the server never blocks on a full pipe
+            threading.Thread(target=process.stderr.read, daemon=True).start()
+            return process, f"{match.group(1)}:{match.group(2)}"
+    raise RuntimeError(f"server did not start (exit code {process.wait()})")
+
+
+@pytest.fixture(scope="module")
+def address() -> Iterator[str]:
+    process, address = start_server()
+    yield address
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=30) == 0
+
+
+def kibitz(address: str, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*KIBITZ, "--server", address, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_games_lists_every_game(address):
+    out = kibitz(address, "games").stdout
+    for name in ("tictactoe", "nim", "misere-nim", "connect4"):
+        assert re.search(rf"^{name}\s", out, re.MULTILINE)
+
+
+def test_engines_shows_options(address):
+    out = kibitz(address, "engines").stdout
+    assert "alphabeta" in out and "option Hash (spin" in out
+
+
+def test_analyse_prints_progress_and_a_table(address):
+    run = kibitz(address, "analyse", "connect4", "--moves", "4453", "--depth", "6")
+    assert run.returncode == 0, run.stderr
+    depths = re.findall(r"^depth\s+(\d+)", run.stdout, re.MULTILINE)
+    assert depths and int(depths[-1]) == 6
+    assert re.search(r"^best move [1-7]\s", run.stdout, re.MULTILINE)
+    table_moves = re.findall(r"^  ([1-7])\s", run.stdout, re.MULTILINE)
+    assert sorted(table_moves) == list("1234567")
+
+
+def test_analyse_json_is_the_result(address):
+    run = kibitz(address, "analyse", "tictactoe", "xx./oo./... x", "--depth", "9", "--json")
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert result["bestMove"] == "c3"
+    assert result["score"]["kind"] == "WIN" and result["score"]["plies"] == 1
+
+
+def test_bad_input_is_one_clear_line(address):
+    run = kibitz(address, "analyse", "connect4", "--moves", "448", "--depth", "2")
+    assert run.returncode == 1
+    assert "move 3" in run.stderr and "Traceback" not in run.stderr
+    run = kibitz(address, "analyse", "go", "--depth", "2")
+    assert run.returncode == 1 and "unknown game 'go'" in run.stderr
+
+
+def test_no_server_says_how_to_start_one():
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    run = kibitz(f"127.0.0.1:{port}", "games")
+    assert run.returncode == 3
+    assert run.stderr.count("\n") == 1 and "kibitz serve" in run.stderr
+
+
+def test_play_tictactoe_answers_illegal_input_and_finishes(address):
+    # The engine (second) can always draw; we play until the game ends or we run out of
+    # moves, trying every cell in order so some attempts are illegal.
+    tries = "\n".join(["zz", "moves", *[f"{c}{r}" for r in "123" for c in "abc"] * 2]) + "\n"
+    run = kibitz(address, "play", "tictactoe", "--depth", "9", stdin=tries)
+    assert run.returncode == 0, run.stderr
+    assert "rejected: " in run.stdout
+    assert "legal moves:" in run.stdout
+    assert "engine plays" in run.stdout
+    assert "game over" in run.stdout
+
+
+def test_sigterm_answers_running_searches_then_exits():
+    process, address = start_server()
+    analyse = subprocess.Popen(
+        [*KIBITZ, "--server", address, "analyse", "connect4", "--infinite"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert analyse.stdout.readline().startswith("depth")  # the search is running
+    process.send_signal(signal.SIGTERM)
+    out, err = analyse.communicate(timeout=60)
+    assert analyse.returncode == 0, err
+    assert re.search(r"^best move [1-7]\s", out, re.MULTILINE)
+    assert process.wait(timeout=30) == 0
+
+
+def test_server_flag_defaults_to_env(address):
+    env = {**os.environ, "KIBITZ_SERVER": address}
+    run = subprocess.run([*KIBITZ, "games"], capture_output=True, text=True, env=env, timeout=60)
+    assert run.returncode == 0 and "connect4" in run.stdout
