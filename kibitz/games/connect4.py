@@ -368,3 +368,18 @@ def _last_stone_can_complete(winner: int, mask: int) -> bool:
         if top & winner and not _has_four(winner ^ top):
             return True
     return False
+
+
+def solver_score(outcome: int, plies: int, stones: int) -> int:
+    """A proven result in the published solver convention (Pons's test sets).
+
+    `outcome` is +1/0/-1 for the side to move, `plies` the distance to the end, `stones`
+    the number of stones on the board now. A win scores 22 minus the winner's stone count
+    when it wins (the winning stone included); a loss is minus the opponent's winning score.
+    """
+    if outcome == 0:
+        return 0
+    mover_stones, opponent_stones = stones // 2, (stones + 1) // 2
+    if outcome > 0:
+        return 22 - (mover_stones + (plies + 1) // 2)
+    return -(22 - (opponent_stones + plies // 2))
