@@ -87,9 +87,12 @@ def make_limits(
     infinite: bool = False,
     search_moves: Iterable[str] = (),
     multipv: int = 1,
+    solve: bool = False,
 ) -> pb.Limits:
     """Limits from Python values; times are in seconds (the wire uses milliseconds)."""
-    limits = pb.Limits(infinite=infinite, search_moves=list(search_moves), multipv=multipv)
+    limits = pb.Limits(
+        infinite=infinite, search_moves=list(search_moves), multipv=multipv, solve=solve
+    )
     if depth is not None:
         limits.depth = depth
     if nodes is not None:

@@ -92,6 +92,23 @@ def _terminal_value(state: Game, ply: int) -> int:
     return 0
 
 
+def _probe_value(lower: int, upper: int) -> int:
+    """The m of the next solving probe "value > m?", with lower <= m < upper.
+
+    First win-or-not (m = 0), then draw-or-loss (m = -1); then bisect the distance, within
+    the win (or loss) scores when the bounds allow it.
+    """
+    if lower <= 0 < upper:
+        return 0
+    if lower <= -1 < upper:
+        return -1
+    if lower > 0 and upper >= WIN_THRESHOLD:
+        lower = max(lower, WIN_THRESHOLD - 1)
+    elif upper < 0 and lower <= -WIN_THRESHOLD:
+        upper = min(upper, -WIN_THRESHOLD + 1)
+    return (lower + upper) // 2
+
+
 def _frame_depth() -> int:
     frame, depth = sys._getframe(), 0
     while frame is not None:
@@ -114,9 +131,9 @@ class AlphaBeta(Engine):
             "Hash",
             "spin",
             16,
-            "Transposition table size in MB (about 160 bytes per entry). Kept between "
-            "searches; cleared on new game.",
-            min=1,
+            "Transposition table size in MB (about 160 bytes per entry); 0 = no table. "
+            "Kept between searches; cleared on new game.",
+            min=0,
             max=4096,
         ),
         OptionSpec(
@@ -128,6 +145,40 @@ class AlphaBeta(Engine):
             "0 = always search with a full window.",
             min=0,
             max=100_000,
+        ),
+        OptionSpec(
+            "PVS",
+            "check",
+            True,
+            "Principal variation search: null-window probes "
+            "for every move after the first, re-searched on a fail high.",
+        ),
+        OptionSpec(
+            "Killers",
+            "check",
+            True,
+            "Try the two latest quiet cutoff moves of the same ply early (killer heuristic).",
+        ),
+        OptionSpec(
+            "History",
+            "check",
+            True,
+            "Order quiet moves by how often they caused cutoffs before (history heuristic).",
+        ),
+        OptionSpec(
+            "Quiescence",
+            "check",
+            True,
+            "At the horizon, keep searching the game's "
+            "noisy moves (captures etc.) before trusting the evaluation.",
+        ),
+        OptionSpec(
+            "GameHooks",
+            "check",
+            True,
+            "Use the game's solving hooks where it has "
+            "them: immediate wins, forced/non-losing moves, and the bound they imply "
+            "(no win before the move after next).",
         ),
     )
 
@@ -180,6 +231,17 @@ class AlphaBeta(Engine):
         self._tt_store = tt.store
         self._hist_key = self._history.__getitem__
         self._iter_depth = 0
+        options = self.options
+        self._pvs = options["PVS"]
+        self._use_killers = options["Killers"]
+        self._use_history = options["History"]
+        self._use_quiescence = options["Quiescence"]
+        game = type(state)
+        self._hooks = (
+            options["GameHooks"]
+            and game.has_hook("winning_moves")
+            and game.has_hook("non_losing_moves")
+        )
         self._live: tuple[int, Score, list[Move]] | None = None
         self._last_info = 0.0
 
@@ -211,43 +273,13 @@ class AlphaBeta(Engine):
         if context.stop.is_set():
             return self._unsearched_result(state, ordered[0])
 
-        completed: list[_Line] = []
-        completed_depth = 0
-        solved = False
-        stop_reason = "depth"
         iteration_nodes: list[int] = []
-        prev_score: int | None = None
-        for depth in range(1, max_depth + 1):
-            if depth > 1:
-                reason = self._reason_to_stop(iteration_nodes)
-                if reason:
-                    stop_reason = reason
-                    break
-            self._iter_depth = depth
-            start_nodes = self._nodes
-            try:
-                prev_score = self._aspiration(depth, prev_score)
-            except _Abort as abort:
-                for _ in range(abort.ply):
-                    state.undo()
-                if abort.cause is not None:
-                    raise abort.cause from None
-                stop_reason = abort.reason
-                break
-            iteration_nodes.append(self._nodes - start_nodes)
-            completed_depth = depth
-            self._roots.sort(key=lambda line: (line.score, line.bound == EXACT), reverse=True)
-            completed = [line.copy() for line in self._roots]
-            for line in completed[: self._multipv]:
-                line.pv = tuple(self._extend_pv(list(line.pv), depth))
-            solved = all(line.proven for line in completed)
-            if not limits.search_moves:  # a restricted root's value is not the position's
-                best = completed[0]
-                tt.store(state.key(), PROVEN if solved else depth, best.score, EXACT, best.move, 0)
-            self._report_depth(depth, completed)
-            if solved:
-                stop_reason = "solved"
-                break
+        if limits.solve:
+            completed, completed_depth, solved, stop_reason = self._solve()
+        else:
+            completed, completed_depth, solved, stop_reason = self._deepen(
+                max_depth, iteration_nodes, record_root=not limits.search_moves
+            )
 
         elapsed = self._tm.elapsed()
         best = completed[0]
@@ -277,6 +309,118 @@ class AlphaBeta(Engine):
             stop_reason=stop_reason,
             stats=stats,
         )
+
+    def _deepen(
+        self, max_depth: int, iteration_nodes: list[int], record_root: bool
+    ) -> tuple[list[_Line], int, bool, str]:
+        """Iterative deepening; returns (lines, completed depth, solved, stop reason)."""
+        state = self._state
+        tt = self._tt
+        completed: list[_Line] = []
+        completed_depth = 0
+        solved = False
+        stop_reason = "depth"
+        prev_score: int | None = None
+        for depth in range(1, max_depth + 1):
+            if depth > 1:
+                reason = self._reason_to_stop(iteration_nodes)
+                if reason:
+                    stop_reason = reason
+                    break
+            self._iter_depth = depth
+            start_nodes = self._nodes
+            try:
+                prev_score = self._aspiration(depth, prev_score)
+            except _Abort as abort:
+                for _ in range(abort.ply):
+                    state.undo()
+                if abort.cause is not None:
+                    raise abort.cause from None
+                stop_reason = abort.reason
+                break
+            iteration_nodes.append(self._nodes - start_nodes)
+            completed_depth = depth
+            self._roots.sort(key=lambda line: (line.score, line.bound == EXACT), reverse=True)
+            completed = [line.copy() for line in self._roots]
+            for line in completed[: self._multipv]:
+                line.pv = tuple(self._extend_pv(list(line.pv), depth))
+            solved = all(line.proven for line in completed)
+            if record_root:  # a restricted root's value is not the position's
+                best = completed[0]
+                tt.store(state.key(), PROVEN if solved else depth, best.score, EXACT, best.move, 0)
+            self._report_depth(depth, completed)
+            if solved:
+                stop_reason = "solved"
+                break
+
+        return completed, completed_depth, solved, stop_reason
+
+    def _solve(self) -> tuple[list[_Line], int, bool, str]:
+        """Exact solving: null-window probes at unlimited depth until lower == upper bound.
+
+        Each probe asks "is the value above m?" for one m chosen by `_probe_value`; a
+        fail-soft answer moves the lower or upper bound, usually past m. A final pass with
+        a narrow window (full window for multi-PV) gives the best line its exact score.
+        """
+        state = self._state
+        depth = self._max_ply
+        self._iter_depth = depth  # abortable from the first node
+        lower, upper = -WIN, WIN
+        best: _Line | None = None
+        stop_reason = "solved"
+        try:
+            while lower < upper:
+                probe = _probe_value(lower, upper)
+                status, value = self._search_root(depth, probe, probe + 1)
+                if status == _FAIL_HIGH:
+                    lower = value
+                    best = self._fail_high_line
+                    self._roots.remove(best)
+                    self._roots.insert(0, best)
+                else:
+                    upper = value
+                self._report_bounds(lower, upper, best)
+            window = (-INF, INF) if self._multipv > 1 else (lower - 1, lower + 1)
+            self._search_root(depth, *window)
+        except _Abort as abort:
+            for _ in range(abort.ply):
+                state.undo()
+            if abort.cause is not None:
+                raise abort.cause from None
+            stop_reason = abort.reason
+            return self._partial_solution(lower, upper, best), 0, False, stop_reason
+        self._roots.sort(key=lambda line: (line.score, line.bound == EXACT), reverse=True)
+        completed = [line.copy() for line in self._roots]
+        for line in completed[: self._multipv]:
+            line.pv = tuple(self._extend_pv(list(line.pv), depth))
+        solved = completed[0].proven and completed[0].bound == EXACT
+        if not solved:
+            stop_reason = "depth"  # the recursion limit was reached: a heuristic value
+        self._report_depth(self._seldepth, completed)
+        return completed, self._seldepth, solved, stop_reason
+
+    def _partial_solution(self, lower: int, upper: int, best: _Line | None) -> list[_Line]:
+        """Root lines of an interrupted solve: the best proven bound first."""
+        if best is not None:
+            line = best.copy()
+            line.score, line.bound = lower, LOWER
+        else:
+            line = self._roots[0].copy()
+            line.score, line.bound = upper, UPPER
+        line.proven = True
+        line.pv = (line.move,)
+        return [line] + [other.copy() for other in self._roots if other.move != line.move]
+
+    def _report_bounds(self, lower: int, upper: int, best: _Line | None) -> None:
+        """Info after a solving probe: the bound proven so far."""
+        if best is not None and lower > -WIN:
+            score = Score.from_internal(lower, Bound.LOWER, proven=True)
+            pv = list(best.pv)
+        else:
+            score = Score.from_internal(upper, Bound.UPPER, proven=True)
+            pv = [self._roots[0].move]
+        self._live = (self._seldepth, score, pv)
+        self._report(self._seldepth, score, pv, 1, self._tm.elapsed())
 
     # -- results without a search -----------------------------------------------------------
 
@@ -360,7 +504,7 @@ class AlphaBeta(Engine):
             beta = beta0
             h0 = self._horizon
             state.play(line.move)
-            if len(exact) < k:
+            if len(exact) < k or not self._pvs:
                 value = -search(depth - 1, -beta, -alpha, 1)
             else:
                 value = -search(depth - 1, -alpha - 1, -alpha, 1)
@@ -375,6 +519,7 @@ class AlphaBeta(Engine):
             elif value >= beta:
                 line.bound = LOWER
                 line.pv = (line.move, *pv[1])
+                self._fail_high_line = line
                 return _FAIL_HIGH, value
             else:
                 line.bound = EXACT
@@ -424,6 +569,15 @@ class AlphaBeta(Engine):
         if a >= b:
             return a
 
+        if self._hooks:
+            if state.winning_moves():
+                return WIN - ply - 1
+            limit = WIN - ply - 3  # no immediate win: no win before the move after next
+            if b > limit:
+                b = limit
+                if a >= b:
+                    return b
+
         key = state.key()
         entry = self._tt_probe(key)
         tt_move = None
@@ -447,14 +601,26 @@ class AlphaBeta(Engine):
                     return score
 
         h0 = self._horizon
-        moves = state.ordered_moves()
+        if self._hooks:
+            moves = state.non_losing_moves()
+            if not moves:
+                return ply + 2 - WIN  # every move lets the opponent win at once
+            floor = ply + 4 - WIN  # and otherwise no loss before the opponent's next move
+            if a < floor:
+                a = floor
+                if a >= b:
+                    return a
+        else:
+            moves = state.ordered_moves()
         if len(moves) > 1:
-            moves.sort(key=self._hist_key, reverse=True)
-            killers = self._killers[ply]
-            for killer in (killers[1], killers[0]):
-                if killer is not None and killer != tt_move and killer in moves:
-                    moves.remove(killer)
-                    moves.insert(0, killer)
+            if self._use_history:
+                moves.sort(key=self._hist_key, reverse=True)
+            if self._use_killers:
+                killers = self._killers[ply]
+                for killer in (killers[1], killers[0]):
+                    if killer is not None and killer != tt_move and killer in moves:
+                        moves.remove(killer)
+                        moves.insert(0, killer)
             if tt_move is not None and tt_move in moves:
                 moves.remove(tt_move)
                 moves.insert(0, tt_move)
@@ -466,9 +632,10 @@ class AlphaBeta(Engine):
         next_ply = ply + 1
         best = -INF
         best_move = None
+        pvs = self._pvs
         for index, move in enumerate(moves):
             play(move)
-            if index == 0:
+            if index == 0 or not pvs:
                 value = -search(child, -b, -a, next_ply)
             else:
                 value = -search(child, -a - 1, -a, next_ply)
@@ -483,7 +650,9 @@ class AlphaBeta(Engine):
                         self._cutoffs += 1
                         if index == 0:
                             self._first_cutoffs += 1
-                        if move not in state.noisy_moves():
+                        if (self._use_history or self._use_killers) and (
+                            move not in state.noisy_moves()
+                        ):
                             self._history[move] += depth * depth
                             killers = self._killers[ply]
                             if killers[0] != move:
@@ -525,7 +694,7 @@ class AlphaBeta(Engine):
             best = CLAMP
         elif best < -CLAMP:
             best = -CLAMP
-        if best >= beta or ply >= self._max_ply:
+        if best >= beta or ply >= self._max_ply or not self._use_quiescence:
             return best
         noisy = state.noisy_moves()
         if not noisy:

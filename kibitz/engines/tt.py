@@ -32,7 +32,9 @@ Entry = tuple[int, int, int, int, Move | None, int]
 
 
 def entries_for_mb(megabytes: int) -> int:
-    """Number of slots that fit in `megabytes` MB (at least 1)."""
+    """Number of slots that fit in `megabytes` MB; 0 MB means no table."""
+    if megabytes <= 0:
+        return 0
     return max(1, megabytes * 1024 * 1024 // ENTRY_BYTES)
 
 

@@ -93,6 +93,8 @@ class Limits:
     search_moves: list[Move] = field(default_factory=list)
     """Restrict the root to these moves (empty = all legal moves)."""
     multipv: int = 1
+    solve: bool = False
+    """Prove the exact value: search to the end of the game with null-window probes."""
 
 
 @dataclass(slots=True)

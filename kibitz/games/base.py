@@ -120,6 +120,22 @@ class Game(ABC):
         """At a chance node: the outcomes and their probabilities."""
         raise NotImplementedError(f"{self.name} has no chance events")
 
+    # -- optional hooks for exact solving: engines use them only where a game overrides them
+
+    def winning_moves(self) -> list[Move]:
+        """Moves that win on the spot."""
+        raise NotImplementedError
+
+    def non_losing_moves(self) -> list[Move]:
+        """When no move wins on the spot: the moves after which the opponent cannot win on
+        the spot, in search order; empty when every move loses at once."""
+        raise NotImplementedError
+
+    @classmethod
+    def has_hook(cls, name: str) -> bool:
+        """Whether this game overrides the optional hook `name`."""
+        return getattr(cls, name) is not getattr(Game, name)
+
     @abstractmethod
     def render(self) -> str:
         """A plain-text board for terminals."""

@@ -97,6 +97,10 @@ def _mirror(bits: int) -> int:
     return out
 
 
+def _first(pair: tuple[int, int]) -> int:
+    return pair[0]
+
+
 def _weight(stones: int) -> int:
     return sum(weight * (stones & cells).bit_count() for weight, cells in _WEIGHT_MASKS)
 
@@ -237,7 +241,8 @@ class ConnectFour(Game):
 
         Call it when `can_win_next()` is false, as Pons does: a move that wins at once is
         left out if the opponent also threatens somewhere. If the opponent has two or more
-        immediate threats, every move loses and the list is empty. Centre-first order.
+        immediate threats, every move loses and the list is empty. Same order as
+        `ordered_moves()`.
         """
         if self.is_terminal():
             return []
@@ -248,7 +253,7 @@ class ConnectFour(Game):
             if forced & (forced - 1):
                 return []
             possible = forced
-        return _columns(possible & ~(threats >> 1))
+        return self._by_threats(possible & ~(threats >> 1))
 
     def evaluate(self) -> int:
         """Threat cells (each player's empty cells completing a four) and central stones."""
@@ -265,14 +270,17 @@ class ConnectFour(Game):
         """Centre first, then stably by the number of cells the move lets the mover win at."""
         if self.is_terminal():
             return []
+        return self._by_threats(self._possible())
+
+    def _by_threats(self, cells: int) -> list[int]:
+        """Columns of the playable `cells`, most new threats for the mover first, centre-first."""
         current, mask = self._current, self._mask
-        possible = self._possible()
         scored = []
         for col in _ORDER:
-            bit = possible & _COLUMN[col]
+            bit = cells & _COLUMN[col]
             if bit:
                 scored.append((_winning_cells(current | bit, mask).bit_count(), col))
-        scored.sort(key=lambda item: -item[0])
+        scored.sort(key=_first, reverse=True)  # stable: centre-first among equals
         return [col for _, col in scored]
 
     def render(self) -> str:

@@ -106,6 +106,7 @@ def limits_from_pb(limits: pb.Limits, state: Game) -> Limits:
         infinite=limits.infinite,
         search_moves=search_moves,
         multipv=limits.multipv or 1,
+        solve=limits.solve,
     )
 
 

@@ -110,6 +110,7 @@ def _checked_limits(limits: pb.Limits, state: Game, default_move_time_ms: int) -
         or checked.HasField("move_time_ms")
         or checked.clock.time_left_ms
         or checked.infinite
+        or checked.solve
     )
     if unlimited:
         checked.move_time_ms = default_move_time_ms

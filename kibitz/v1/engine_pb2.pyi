@@ -179,7 +179,7 @@ class CloseSessionResponse(_message.Message):
     def __init__(self) -> None: ...
 
 class Limits(_message.Message):
-    __slots__ = ("depth", "nodes", "move_time_ms", "clock", "infinite", "search_moves", "multipv")
+    __slots__ = ("depth", "nodes", "move_time_ms", "clock", "infinite", "search_moves", "multipv", "solve")
     DEPTH_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
     MOVE_TIME_MS_FIELD_NUMBER: _ClassVar[int]
@@ -187,6 +187,7 @@ class Limits(_message.Message):
     INFINITE_FIELD_NUMBER: _ClassVar[int]
     SEARCH_MOVES_FIELD_NUMBER: _ClassVar[int]
     MULTIPV_FIELD_NUMBER: _ClassVar[int]
+    SOLVE_FIELD_NUMBER: _ClassVar[int]
     depth: int
     nodes: int
     move_time_ms: int
@@ -194,7 +195,8 @@ class Limits(_message.Message):
     infinite: bool
     search_moves: _containers.RepeatedScalarFieldContainer[str]
     multipv: int
-    def __init__(self, depth: _Optional[int] = ..., nodes: _Optional[int] = ..., move_time_ms: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., infinite: _Optional[bool] = ..., search_moves: _Optional[_Iterable[str]] = ..., multipv: _Optional[int] = ...) -> None: ...
+    solve: bool
+    def __init__(self, depth: _Optional[int] = ..., nodes: _Optional[int] = ..., move_time_ms: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., infinite: _Optional[bool] = ..., search_moves: _Optional[_Iterable[str]] = ..., multipv: _Optional[int] = ..., solve: _Optional[bool] = ...) -> None: ...
 
 class Clock(_message.Message):
     __slots__ = ("time_left_ms", "increment_ms", "moves_to_go")

@@ -203,9 +203,12 @@ def test_supports_two_player_games_without_chance() -> None:
 
 def test_options() -> None:
     engine = AlphaBeta({"hash": "2", "Aspiration": 10})
-    assert engine.options == {"Hash": 2, "Aspiration": 10}
+    assert engine.options["Hash"] == 2 and engine.options["Aspiration"] == 10
+    assert engine.options["PVS"] is True
     with pytest.raises(OptionError):
-        AlphaBeta({"Hash": 0})
+        AlphaBeta({"Hash": -1})
+    with pytest.raises(OptionError):
+        AlphaBeta({"PVS": "maybe"})
     with pytest.raises(OptionError):
         AlphaBeta({"Threads": 2})
 

@@ -48,7 +48,7 @@ async def test_lists_games_and_engines(client):
     alphabeta = engines["alphabeta"]
     assert {"tictactoe", "nim", "connect4"} <= set(alphabeta.games)
     hash_option = next(o for o in alphabeta.options if o.name == "Hash")
-    assert hash_option.type == "spin" and hash_option.min >= 1 and hash_option.description
+    assert hash_option.type == "spin" and hash_option.min == 0 and hash_option.description
 
 
 async def test_describe_checks_and_draws_positions(client):
@@ -96,7 +96,7 @@ async def test_session_lifecycle_and_options(client):
         ("nim", "deepblue", {}, NotFound, "deepblue"),
         ("nim", "", {"Hashh": "1"}, InvalidArgument, "Hashh"),
         ("nim", "", {"Hash": "lots"}, InvalidArgument, "lots"),
-        ("nim", "", {"Hash": "0"}, InvalidArgument, "Hash"),
+        ("nim", "", {"Hash": "-1"}, InvalidArgument, "Hash"),
     ],
 )
 async def test_bad_session_requests_name_the_culprit(client, game, engine, options, error, culprit):
