@@ -157,13 +157,15 @@ class AlphaBeta(Engine):
             "Killers",
             "check",
             True,
-            "Try the two latest quiet cutoff moves of the same ply early (killer heuristic).",
+            "Try the two latest quiet cutoff moves of the same ply early (killer heuristic). "
+            "Not used for games whose own move order is stronger (Connect Four).",
         ),
         OptionSpec(
             "History",
             "check",
             True,
-            "Order quiet moves by how often they caused cutoffs before (history heuristic).",
+            "Order quiet moves by how often they caused cutoffs before (history heuristic). "
+            "Not used for games whose own move order is stronger (Connect Four).",
         ),
         OptionSpec(
             "Quiescence",
@@ -233,10 +235,10 @@ class AlphaBeta(Engine):
         self._iter_depth = 0
         options = self.options
         self._pvs = options["PVS"]
-        self._use_killers = options["Killers"]
-        self._use_history = options["History"]
-        self._use_quiescence = options["Quiescence"]
         game = type(state)
+        self._use_killers = options["Killers"] and not game.strong_move_order
+        self._use_history = options["History"] and not game.strong_move_order
+        self._use_quiescence = options["Quiescence"]
         self._hooks = (
             options["GameHooks"]
             and game.has_hook("winning_moves")

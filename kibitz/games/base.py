@@ -40,6 +40,9 @@ class Game(ABC):
     """The start position in this game's notation."""
     notation_help: ClassVar[str]
     """One paragraph on the position and move notation, with an example."""
+    strong_move_order: ClassVar[bool] = False
+    """True when `ordered_moves()` beats generic history/killer ordering, which engines
+    should then leave alone (only a transposition-table move goes first)."""
 
     # -- notation ---------------------------------------------------------------------------
 

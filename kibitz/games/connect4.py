@@ -71,17 +71,24 @@ def _has_four(stones: int) -> bool:
 
 
 def _winning_cells(stones: int, mask: int) -> int:
-    """Empty cells (playable or not) where `stones` would complete four in a row."""
-    # vertical
+    """Empty cells (playable or not) where `stones` would complete four in a row.
+
+    Unrolled over the four directions (1 vertical, 7 horizontal, 6 and 8 diagonal): this
+    is the hottest function of a Connect Four search.
+    """
     r = (stones << 1) & (stones << 2) & (stones << 3)
-    # horizontal and the two diagonals
-    for shift in (_STRIDE, HEIGHT, HEIGHT + 2):
-        p = (stones << shift) & (stones << 2 * shift)
-        r |= p & (stones << 3 * shift)
-        r |= p & (stones >> shift)
-        p = (stones >> shift) & (stones >> 2 * shift)
-        r |= p & (stones << shift)
-        r |= p & (stones >> 3 * shift)
+    p = (stones << 7) & (stones << 14)
+    r |= p & ((stones << 21) | (stones >> 7))
+    p = (stones >> 7) & (stones >> 14)
+    r |= p & ((stones << 7) | (stones >> 21))
+    p = (stones << 6) & (stones << 12)
+    r |= p & ((stones << 18) | (stones >> 6))
+    p = (stones >> 6) & (stones >> 12)
+    r |= p & ((stones << 6) | (stones >> 18))
+    p = (stones << 8) & (stones << 16)
+    r |= p & ((stones << 24) | (stones >> 8))
+    p = (stones >> 8) & (stones >> 16)
+    r |= p & ((stones << 8) | (stones >> 24))
     return r & (_BOARD ^ mask)
 
 
@@ -111,6 +118,7 @@ class ConnectFour(Game):
     name: ClassVar[str] = "connect4"
     title: ClassVar[str] = "Connect Four"
     default_position: ClassVar[str] = "/".join(["." * WIDTH] * HEIGHT)
+    strong_move_order: ClassVar[bool] = True  # threat counting beats history and killers
     notation_help: ClassVar[str] = (
         "Position: either the moves played so far as column digits 1-7, first player "
         "first (e.g. '4453'; empty for the start), or the board as 6 rows from top to "
@@ -226,9 +234,10 @@ class ConnectFour(Game):
 
     def winning_moves(self) -> list[int]:
         """Columns where the side to move completes four in a row now (centre first)."""
-        if self.is_terminal():
+        if self._won or self._moves == _CELLS:
             return []
-        return _columns(self._possible() & _winning_cells(self._current, self._mask))
+        wins = self._possible() & _winning_cells(self._current, self._mask)
+        return _columns(wins) if wins else []
 
     def can_win_next(self) -> bool:
         """Whether the side to move has a move that wins at once."""
