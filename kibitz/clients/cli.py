@@ -37,7 +37,7 @@ def _limits(args: argparse.Namespace) -> dict:
     """Search limits given on the command line, as `make_limits` keywords."""
     limits = {
         name: getattr(args, name)
-        for name in ("depth", "nodes", "movetime", "multipv", "search_moves", "infinite")
+        for name in ("depth", "nodes", "movetime", "multipv", "search_moves", "infinite", "solve")
         if getattr(args, name, None)
     }
     return limits
@@ -223,6 +223,11 @@ def build_parser() -> argparse.ArgumentParser:
         )
         _add_search_arguments(analyse)
         analyse.add_argument("--infinite", action="store_true", help="search until Ctrl-C")
+        analyse.add_argument(
+            "--solve",
+            action="store_true",
+            help="prove the exact value (search to the end of the game; other limits still apply)",
+        )
         analyse.add_argument("--multipv", type=int, default=1, help="lines with exact scores")
         analyse.add_argument(
             "--search-moves", nargs="+", metavar="MOVE", help="only consider these moves"

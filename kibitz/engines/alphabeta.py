@@ -390,7 +390,7 @@ class AlphaBeta(Engine):
             if abort.cause is not None:
                 raise abort.cause from None
             stop_reason = abort.reason
-            return self._partial_solution(lower, upper, best), 0, False, stop_reason
+            return self._partial_solution(lower, best), 0, False, stop_reason
         self._roots.sort(key=lambda line: (line.score, line.bound == EXACT), reverse=True)
         completed = [line.copy() for line in self._roots]
         for line in completed[: self._multipv]:
@@ -401,17 +401,16 @@ class AlphaBeta(Engine):
         self._report_depth(self._seldepth, completed)
         return completed, self._seldepth, solved, stop_reason
 
-    def _partial_solution(self, lower: int, upper: int, best: _Line | None) -> list[_Line]:
-        """Root lines of an interrupted solve: the best proven bound first."""
-        if best is not None:
-            line = best.copy()
-            line.score, line.bound = lower, LOWER
-        else:
-            line = self._roots[0].copy()
-            line.score, line.bound = upper, UPPER
-        line.proven = True
-        line.pv = (line.move,)
-        return [line] + [other.copy() for other in self._roots if other.move != line.move]
+    def _partial_solution(self, lower: int, best: _Line | None) -> list[_Line]:
+        """Root lines of an interrupted solve: a depth-1 search (which always completes)
+        ranks the moves heuristically; the move with the best proven bound goes first."""
+        lines, _, _, _ = self._deepen(1, [], record_root=False)
+        if best is None:
+            return lines
+        first = best.copy()
+        first.score, first.bound, first.proven = lower, LOWER, True
+        first.pv = (first.move,)
+        return [first] + [line for line in lines if line.move != first.move]
 
     def _report_bounds(self, lower: int, upper: int, best: _Line | None) -> None:
         """Info after a solving probe: the bound proven so far."""
