@@ -244,6 +244,7 @@ class AlphaBeta(Engine):
             and game.has_hook("winning_moves")
             and game.has_hook("non_losing_moves")
         )
+        self._symmetry = options["GameHooks"] and game.has_hook("symmetric_key")
         self._live: tuple[int, Score, list[Move]] | None = None
         self._last_info = 0.0
 
@@ -265,10 +266,10 @@ class AlphaBeta(Engine):
             ordered = [move for move in ordered if move in wanted]
             if not ordered:
                 raise ValueError("none of the search_moves is legal in this position")
-        entry = tt.probe(state.key())
-        if entry is not None and entry[4] in ordered:
-            ordered.remove(entry[4])
-            ordered.insert(0, entry[4])
+        tt_move = self._table_move(state)
+        if tt_move in ordered:
+            ordered.remove(tt_move)
+            ordered.insert(0, tt_move)
         self._roots = [_Line(move) for move in ordered]
         self._multipv = max(1, min(limits.multipv, len(ordered)))
 
@@ -349,7 +350,9 @@ class AlphaBeta(Engine):
             solved = all(line.proven for line in completed)
             if record_root:  # a restricted root's value is not the position's
                 best = completed[0]
-                tt.store(state.key(), PROVEN if solved else depth, best.score, EXACT, best.move, 0)
+                key, mirrored = self._table_key(state)
+                move = state.mirror_move(best.move) if mirrored else best.move
+                tt.store(key, PROVEN if solved else depth, best.score, EXACT, move, 0)
             self._report_depth(depth, completed)
             if solved:
                 stop_reason = "solved"
@@ -579,11 +582,17 @@ class AlphaBeta(Engine):
                 if a >= b:
                     return b
 
-        key = state.key()
+        mirrored = False
+        if self._symmetry:
+            key, mirrored = state.symmetric_key()
+        else:
+            key = state.key()
         entry = self._tt_probe(key)
         tt_move = None
         if entry is not None:
             tt_move = entry[4]
+            if mirrored and tt_move is not None:
+                tt_move = state.mirror_move(tt_move)
             entry_depth = entry[1]
             if entry_depth >= depth:
                 score = entry[2]
@@ -669,6 +678,8 @@ class AlphaBeta(Engine):
             bound = LOWER
         else:
             bound = EXACT
+        if mirrored and best_move is not None:
+            best_move = state.mirror_move(best_move)
         self._tt_store(key, PROVEN if self._horizon == h0 else depth, best, bound, best_move, ply)
         return best
 
@@ -767,6 +778,23 @@ class AlphaBeta(Engine):
         for index, line in enumerate(lines[: self._multipv], start=1):
             self._report(depth, line.to_score(), list(line.pv), index, elapsed)
 
+    def _table_key(self, state: Game) -> tuple[int, bool]:
+        """The table key of `state` and whether its moves are stored mirrored."""
+        if self._symmetry:
+            return state.symmetric_key()
+        return state.key(), False
+
+    def _table_move(self, state: Game) -> Move | None:
+        """The table's best move for `state`, in the position's own orientation."""
+        tt = self._tt
+        if not tt.size:
+            return None
+        key, mirrored = self._table_key(state)
+        entry = tt.slots[key % tt.size]
+        if entry is None or entry[0] != key or entry[4] is None:
+            return None
+        return state.mirror_move(entry[4]) if mirrored else entry[4]
+
     def _extend_pv(self, pv: list[Move], depth: int) -> list[Move]:
         """Follow transposition-table moves past the end of `pv` (legality-checked)."""
         tt = self._tt
@@ -784,11 +812,8 @@ class AlphaBeta(Engine):
                 if key in seen:
                     break
                 seen.add(key)
-                entry = tt.slots[key % tt.size]
-                if entry is None or entry[0] != key or entry[4] is None:
-                    break
-                move = entry[4]
-                if move not in state.legal_moves():
+                move = self._table_move(state)
+                if move is None or move not in state.legal_moves():
                     break
                 state.play(move)
                 played += 1

@@ -134,6 +134,15 @@ class Game(ABC):
         the spot, in search order; empty when every move loses at once."""
         raise NotImplementedError
 
+    def symmetric_key(self) -> tuple[int, bool]:
+        """A key shared by this position and its mirror image, and whether this position is
+        the mirrored one (whose moves map to the shared orientation by `mirror_move`)."""
+        raise NotImplementedError
+
+    def mirror_move(self, move: Move) -> Move:
+        """The mirror image of a move (an involution); goes with `symmetric_key`."""
+        raise NotImplementedError
+
     @classmethod
     def has_hook(cls, name: str) -> bool:
         """Whether this game overrides the optional hook `name`."""

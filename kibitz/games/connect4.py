@@ -104,6 +104,13 @@ def _mirror(bits: int) -> int:
     return out
 
 
+_MIRROR_BIT = {
+    1 << (_STRIDE * col + row): 1 << (_STRIDE * (WIDTH - 1 - col) + row)
+    for col in range(WIDTH)
+    for row in range(HEIGHT)
+}
+
+
 def _first(pair: tuple[int, int]) -> int:
     return pair[0]
 
@@ -131,6 +138,8 @@ class ConnectFour(Game):
     def __init__(self, current: int = 0, mask: int = 0) -> None:
         self._current = current
         self._mask = mask
+        self._mirror_current = _mirror(current)  # the mirror image, kept in step for
+        self._mirror_mask = _mirror(mask)  # symmetric transposition-table keys
         self._moves = mask.bit_count()
         self._history: list[int] = []
         self._won = _has_four(current ^ mask)
@@ -194,14 +203,19 @@ class ConnectFour(Game):
         bit = (mask + _BOTTOM[move]) & _COLUMN[move]
         self._current ^= mask
         self._mask = mask | bit
+        self._mirror_current ^= self._mirror_mask
+        self._mirror_mask |= _MIRROR_BIT[bit]
         self._moves += 1
         self._history.append(bit)
         self._won = _has_four(self._current ^ self._mask)
 
     def undo(self) -> None:
         """Take back the last move (legal play never continues after a win)."""
-        self._mask ^= self._history.pop()
+        bit = self._history.pop()
+        self._mask ^= bit
         self._current ^= self._mask
+        self._mirror_mask ^= _MIRROR_BIT[bit]
+        self._mirror_current ^= self._mirror_mask
         self._moves -= 1
         self._won = False
 
@@ -226,7 +240,17 @@ class ConnectFour(Game):
 
     def mirror_key(self) -> int:
         """`key()` of the left-right mirrored position."""
-        return _mirror(self._current) + _mirror(self._mask)
+        return self._mirror_current + self._mirror_mask
+
+    def symmetric_key(self) -> tuple[int, bool]:
+        """The smaller of `key()` and `mirror_key()`, and whether it is the mirror's."""
+        key = self._current + self._mask
+        mirrored = self._mirror_current + self._mirror_mask
+        return (mirrored, True) if mirrored < key else (key, False)
+
+    def mirror_move(self, move: Move) -> Move:
+        """The column's mirror image."""
+        return WIDTH - 1 - move
 
     def moves_played(self) -> int:
         """Number of stones on the board."""

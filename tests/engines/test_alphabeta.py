@@ -363,7 +363,7 @@ def test_clock_limit_with_a_fake_clock() -> None:
 def test_periodic_info_during_an_iteration() -> None:
     game = ConnectFour.from_position("")
     clock = FakeClock(0.01)
-    result, infos = run(game, Limits(depth=6), clock=clock, info_interval=0.02)
+    result, infos = run(game, Limits(depth=9), clock=clock, info_interval=0.02)
     assert len(infos) > result.depth  # more than the one report per completed depth
     times = [info.time for info in infos]
     assert times == sorted(times)
