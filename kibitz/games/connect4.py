@@ -71,7 +71,27 @@ def _has_four(stones: int) -> bool:
 
 
 def _winning_cells(stones: int, mask: int) -> int:
-    """Empty cells (playable or not) where `stones` would complete four in a row.
+    """Empty cells (playable or not) where `stones` would complete four in a row."""
+    return _memo_line_ends(stones) & (_BOARD ^ mask)
+
+
+def _memo_line_ends(stones: int) -> int:
+    cells = _LINE_ENDS.get(stones)
+    if cells is None:
+        if len(_LINE_ENDS) >= _LINE_ENDS_LIMIT:
+            _LINE_ENDS.clear()
+        cells = _LINE_ENDS[stones] = _line_ends(stones)
+    return cells
+
+
+_LINE_ENDS: dict[int, int] = {}
+"""Memo of `_line_ends`: a search asks for the same stone sets again and again (a move's
+threats when ordering it are the opponent's threats one ply later)."""
+_LINE_ENDS_LIMIT = 1 << 18  # about 30 MB
+
+
+def _line_ends(stones: int) -> int:
+    """Cells completing four in a row with `stones` (occupied ones too, outside the board).
 
     Unrolled over the four directions (1 vertical, 7 horizontal, 6 and 8 diagonal): this
     is the hottest function of a Connect Four search.
@@ -89,7 +109,7 @@ def _winning_cells(stones: int, mask: int) -> int:
     r |= p & ((stones << 24) | (stones >> 8))
     p = (stones >> 8) & (stones >> 16)
     r |= p & ((stones << 8) | (stones >> 24))
-    return r & (_BOARD ^ mask)
+    return r
 
 
 def _columns(bits: int) -> list[int]:
@@ -111,8 +131,10 @@ _MIRROR_BIT = {
 }
 
 
-def _first(pair: tuple[int, int]) -> int:
-    return pair[0]
+_TIEBREAK_COLUMNS = tuple((7 - rank, _COLUMN[col]) for rank, col in enumerate(_ORDER))
+"""(tiebreak, column mask) in centre-first order; a larger tiebreak sorts first."""
+_TIEBREAK_COLUMN = {7 - rank: col for rank, col in enumerate(_ORDER)}
+_COLUMN_OF_CELL = {1 << (_STRIDE * col + row): col for col in range(WIDTH) for row in range(HEIGHT)}
 
 
 def _weight(stones: int) -> int:
@@ -201,13 +223,13 @@ class ConnectFour(Game):
     def play(self, move: Move) -> None:
         mask = self._mask
         bit = (mask + _BOTTOM[move]) & _COLUMN[move]
+        self._won = bool(bit & _memo_line_ends(self._current))
         self._current ^= mask
         self._mask = mask | bit
         self._mirror_current ^= self._mirror_mask
         self._mirror_mask |= _MIRROR_BIT[bit]
         self._moves += 1
         self._history.append(bit)
-        self._won = _has_four(self._current ^ self._mask)
 
     def undo(self) -> None:
         """Take back the last move (legal play never continues after a win)."""
@@ -260,7 +282,8 @@ class ConnectFour(Game):
         """Columns where the side to move completes four in a row now (centre first)."""
         if self._won or self._moves == _CELLS:
             return []
-        wins = self._possible() & _winning_cells(self._current, self._mask)
+        mask = self._mask
+        wins = (mask + _BOTTOM_ROW) & _BOARD & _winning_cells(self._current, mask)
         return _columns(wins) if wins else []
 
     def can_win_next(self) -> bool:
@@ -277,10 +300,11 @@ class ConnectFour(Game):
         immediate threats, every move loses and the list is empty. Same order as
         `ordered_moves()`.
         """
-        if self.is_terminal():
+        if self._won or self._moves == _CELLS:
             return []
-        possible = self._possible()
-        threats = _winning_cells(self._current ^ self._mask, self._mask)
+        mask = self._mask
+        possible = (mask + _BOTTOM_ROW) & _BOARD
+        threats = _winning_cells(self._current ^ mask, mask)
         forced = possible & threats
         if forced:
             if forced & (forced - 1):
@@ -306,15 +330,20 @@ class ConnectFour(Game):
         return self._by_threats(self._possible())
 
     def _by_threats(self, cells: int) -> list[int]:
-        """Columns of the playable `cells`, most new threats for the mover first, centre-first."""
+        """Columns of the playable `cells`, most new threats for the mover first, centre-first.
+
+        Sorts plain ints ``threats << 3 | tiebreak`` (hot path: no key function, no tuples).
+        """
+        if not cells & (cells - 1):  # zero or one cell: nothing to order
+            return [_COLUMN_OF_CELL[cells]] if cells else []
         current, mask = self._current, self._mask
-        scored = []
-        for col in _ORDER:
-            bit = cells & _COLUMN[col]
-            if bit:
-                scored.append((_winning_cells(current | bit, mask).bit_count(), col))
-        scored.sort(key=_first, reverse=True)  # stable: centre-first among equals
-        return [col for _, col in scored]
+        ranked = [
+            _winning_cells(current | bit, mask).bit_count() << 3 | tiebreak
+            for tiebreak, column in _TIEBREAK_COLUMNS
+            if (bit := cells & column)
+        ]
+        ranked.sort(reverse=True)
+        return [_TIEBREAK_COLUMN[entry & 7] for entry in ranked]
 
     def render(self) -> str:
         lines = []
