@@ -373,6 +373,8 @@ class AlphaBeta(Engine):
         lower, upper = -WIN, WIN
         best: _Line | None = None
         stop_reason = "solved"
+        estimate = Score.from_internal(max(-CLAMP, min(CLAMP, state.evaluate())))
+        self._live = (0, estimate, [self._roots[0].move])  # periodic Info until a bound
         try:
             while lower < upper:
                 probe = _probe_value(lower, upper)
@@ -393,7 +395,7 @@ class AlphaBeta(Engine):
             if abort.cause is not None:
                 raise abort.cause from None
             stop_reason = abort.reason
-            return self._partial_solution(lower, best), 0, False, stop_reason
+            return self._partial_solution(lower, upper, best), 0, False, stop_reason
         self._roots.sort(key=lambda line: (line.score, line.bound == EXACT), reverse=True)
         completed = [line.copy() for line in self._roots]
         for line in completed[: self._multipv]:
@@ -404,16 +406,31 @@ class AlphaBeta(Engine):
         self._report_depth(self._seldepth, completed)
         return completed, self._seldepth, solved, stop_reason
 
-    def _partial_solution(self, lower: int, best: _Line | None) -> list[_Line]:
-        """Root lines of an interrupted solve: a depth-1 search (which always completes)
-        ranks the moves heuristically; the move with the best proven bound goes first."""
-        lines, _, _, _ = self._deepen(1, [], record_root=False)
-        if best is None:
-            return lines
-        first = best.copy()
-        first.score, first.bound, first.proven = lower, LOWER, True
-        first.pv = (first.move,)
-        return [first] + [line for line in lines if line.move != first.move]
+    def _partial_solution(self, lower: int, upper: int, best: _Line | None) -> list[_Line]:
+        """Root lines of an interrupted solve, ranked without searching (the deadline may
+        have passed): the move with the best proven lower bound first, then the others by
+        static evaluation; every line carries the proven upper bound when there is one."""
+        state = self._state
+        lines = []
+        for root in self._roots:
+            line = _Line(root.move)
+            state.play(root.move)
+            if state.is_terminal():
+                line.score = -_terminal_value(state, 1)
+            else:
+                line.score = -max(-CLAMP, min(CLAMP, state.evaluate()))
+            state.undo()
+            line.bound = EXACT
+            if upper < WIN:
+                line.score, line.bound, line.proven = upper, UPPER, True
+            lines.append(line)
+        lines.sort(key=lambda line: line.score, reverse=True)
+        if best is not None:
+            first = next(line for line in lines if line.move == best.move)
+            first.score, first.bound, first.proven = lower, LOWER, True
+            lines.remove(first)
+            lines.insert(0, first)
+        return lines
 
     def _report_bounds(self, lower: int, upper: int, best: _Line | None) -> None:
         """Info after a solving probe: the bound proven so far."""
@@ -424,7 +441,10 @@ class AlphaBeta(Engine):
             score = Score.from_internal(upper, Bound.UPPER, proven=True)
             pv = [self._roots[0].move]
         self._live = (self._seldepth, score, pv)
-        self._report(self._seldepth, score, pv, 1, self._tm.elapsed())
+        elapsed = self._tm.elapsed()
+        if self._tm.hard_passed(elapsed):
+            raise _Abort(0, "time")
+        self._report(self._seldepth, score, pv, 1, elapsed)
 
     # -- results without a search -----------------------------------------------------------
 
@@ -642,6 +662,7 @@ class AlphaBeta(Engine):
         next_ply = ply + 1
         best = -INF
         best_move = None
+        pv_node = beta - alpha > 1  # null-window nodes need no line
         pvs = self._pvs
         for index, move in enumerate(moves):
             play(move)
@@ -656,6 +677,8 @@ class AlphaBeta(Engine):
                 best = value
                 if value > a:
                     best_move = move
+                    if pv_node:  # also at a cutoff: exact for the caller if b was narrowed
+                        pv[ply] = (move, *pv[next_ply])
                     if value >= b:
                         self._cutoffs += 1
                         if index == 0:
@@ -670,7 +693,6 @@ class AlphaBeta(Engine):
                                 killers[0] = move
                         break
                     a = value
-                    pv[ply] = (move, *pv[next_ply])
 
         if best <= alpha:
             bound = UPPER

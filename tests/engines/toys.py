@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import ClassVar
+
+import pytest
 
 from kibitz.engines.types import WIN, WIN_THRESHOLD
 from kibitz.games.base import Game, Move
@@ -169,3 +172,148 @@ def solve(game: Game, memo: dict[int, int] | None = None) -> int:
             value = max(value, child)
     memo[key] = value
     return value
+
+
+class ExchangeGame(Game):
+    """Captures on one contested square: the horizon effect in a nutshell.
+
+    Player 1 has a piece worth `target` on the square; each player has a queue of attackers
+    (values, cheapest first by convention). The side to move may wait (move 0, quiet) or,
+    when the square holds an enemy piece and it has an attacker left, capture with its next
+    attacker (move 1, noisy): the enemy piece is lost and the attacker now stands on the
+    square. After `length` plies the game ends; more material wins. `evaluate()` is the
+    material balance for the side to move, so a capture looks good one ply deep even when
+    a recapture follows. The position is (ply, captures made): there are transpositions.
+    """
+
+    name: ClassVar[str] = "exchange"
+    title: ClassVar[str] = "Exchange on one square"
+    default_position: ClassVar[str] = "100;900;300;6"
+    notation_help: ClassVar[str] = (
+        "Position: target;attackers of player 0;attackers of player 1;length, e.g. "
+        "'100;900;300;6' (attackers comma-separated). Moves: 0 = wait, 1 = capture."
+    )
+    WAIT, CAPTURE = 0, 1
+
+    def __init__(
+        self, target: int, attackers: tuple[list[int], list[int]], length: int = 6
+    ) -> None:
+        self.target = target
+        self.attackers = (list(attackers[0]), list(attackers[1]))
+        self.length = length
+        self.captures = 0
+        self.history: list[Move] = []
+
+    @classmethod
+    def from_position(cls, text: str) -> ExchangeGame:
+        target, first, second, length = (text or cls.default_position).split(";")
+
+        def values(part: str) -> list[int]:
+            return [int(v) for v in part.split(",") if v]
+
+        return cls(int(target), (values(first), values(second)), int(length))
+
+    def position(self) -> str:
+        first, second = (",".join(map(str, a)) for a in self.attackers)
+        return f"{self.target};{first};{second};{self.length}"
+
+    def parse_move(self, text: str) -> Move:
+        return int(text)
+
+    def format_move(self, move: Move) -> str:
+        return "capture" if move == self.CAPTURE else "wait"
+
+    # The k-th capture is made by the player who does not own the square: player 0 first.
+    def _capturer(self) -> int:
+        return self.captures & 1
+
+    def _square(self) -> tuple[int, int]:
+        """(owner, value) of the piece on the square."""
+        if self.captures == 0:
+            return 1, self.target
+        capturer = (self.captures - 1) & 1
+        return capturer, self.attackers[capturer][(self.captures - 1) // 2]
+
+    def _next_attacker(self, player: int) -> int | None:
+        used = (self.captures + (1 - player)) // 2  # captures player has made so far
+        queue = self.attackers[player]
+        return queue[used] if used < len(queue) else None
+
+    def material(self, player: int) -> int:
+        """Everything `player` still has: unused attackers plus the piece on the square."""
+        owner, value = self._square()
+        used = (self.captures + (1 - player)) // 2
+        alive = sum(self.attackers[player][used:])
+        return alive + (value if owner == player else 0)
+
+    def to_move(self) -> int:
+        return len(self.history) & 1
+
+    def legal_moves(self) -> list[Move]:
+        if self.is_terminal():
+            return []
+        return [self.WAIT, *self.noisy_moves()]
+
+    def noisy_moves(self) -> list[Move]:
+        if self.is_terminal():
+            return []
+        mover = self.to_move()
+        if self._capturer() == mover and self._next_attacker(mover) is not None:
+            return [self.CAPTURE]
+        return []
+
+    def play(self, move: Move) -> None:
+        self.history.append(move)
+        if move == self.CAPTURE:
+            self.captures += 1
+
+    def undo(self) -> None:
+        if self.history.pop() == self.CAPTURE:
+            self.captures -= 1
+
+    def is_terminal(self) -> bool:
+        return len(self.history) >= self.length
+
+    def returns(self) -> tuple[float, ...]:
+        diff = self.material(0) - self.material(1)
+        sign = (diff > 0) - (diff < 0)
+        return (float(sign), float(-sign))
+
+    def key(self) -> int:
+        return hash((self.position(), len(self.history), self.captures))
+
+    def evaluate(self) -> int:
+        mover = self.to_move()
+        return self.material(mover) - self.material(1 - mover)
+
+    def render(self) -> str:
+        owner, value = self._square()
+        return f"ply {len(self.history)}: square holds {value} of player {owner}"
+
+
+# -- Connect Four test data (../shared/data/connect4 beside the repository) ------------------
+
+CONNECT4_DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "connect4"
+
+
+def connect4_sample(name: str, count: int) -> list[tuple[str, int]]:
+    """Every k-th (moves, published score) line of a test set, `count` in all; skips when
+    the data is absent."""
+    path = CONNECT4_DATA / name
+    if not path.exists():
+        pytest.skip(f"{path} not present")
+    lines = path.read_text().split("\n")[:-1]
+    step = max(1, len(lines) // count)
+    return [(moves, int(score)) for moves, score in (line.split() for line in lines[::step])][
+        :count
+    ]
+
+
+def published_internal(score: int, stones: int) -> int:
+    """A published Connect Four score (Pons's convention) as the engine's negamax integer
+    for the side to move: the inverse of `kibitz.games.connect4.solver_score`."""
+    if score == 0:
+        return 0
+    if score > 0:  # 22 - (own stones + (plies + 1) // 2) == score, the winner's stone last
+        return WIN - (2 * (22 - score - stones // 2) - 1)
+    return -(WIN - 2 * (22 + score - (stones + 1) // 2))

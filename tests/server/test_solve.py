@@ -1,0 +1,76 @@
+"""Exact solving over the real server: `Analyze` with `solve=True` on Connect Four.
+
+Positions come from the published test set ../shared/data/connect4/Test_L3_R1 (beside the
+repository); those tests skip when it is absent.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kibitz.clients import Client
+from kibitz.games.connect4 import ConnectFour, solver_score
+from kibitz.v1 import engine_pb2 as pb
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "connect4" / "Test_L3_R1"
+OUTCOME = {pb.Score.WIN: 1, pb.Score.DRAW: 0, pb.Score.LOSS: -1}
+X_WON = list("1212121")  # x completes column 1 with the seventh stone: the game is over
+
+
+@pytest.fixture
+async def client(server):
+    async with Client(server.address) as c:
+        yield c
+
+
+def published(outcome: int) -> tuple[str, int]:
+    """The first position of the test set whose published result has this sign."""
+    if not DATA.exists():
+        pytest.skip(f"{DATA} not present")
+    for line in DATA.read_text().splitlines():
+        moves, score = line.split()
+        if (int(score) > 0) - (int(score) < 0) == outcome:
+            return moves, int(score)
+    raise AssertionError(f"no position with outcome {outcome} in {DATA}")
+
+
+def legal_columns(moves: str) -> set[str]:
+    game = ConnectFour.from_position(moves)
+    return {game.format_move(move) for move in game.legal_moves()}
+
+
+@pytest.mark.parametrize("outcome", [1, 0, -1], ids=["win", "draw", "loss"])
+async def test_solve_gives_the_published_score(client, outcome: int) -> None:
+    moves, expected = published(outcome)
+    result = await client.analyze("connect4", moves=list(moves), solve=True)
+    assert result.stop_reason == "solved"
+    score = result.score
+    assert score.bound == pb.Score.EXACT
+    assert solver_score(OUTCOME[score.kind], score.plies, len(moves)) == expected
+    assert {root.move for root in result.root_moves} == legal_columns(moves)
+    assert len(result.root_moves) == len(legal_columns(moves))
+    assert result.root_moves[0].move == result.best_move == result.pv[0]
+    await client.describe("connect4", "", [*moves, *result.pv])  # raises if a move is illegal
+
+
+async def test_solve_on_a_terminal_position_answers_game_over(client) -> None:
+    result = await client.analyze("connect4", moves=X_WON, solve=True)
+    assert result.stop_reason == "game_over" and result.best_move == ""
+    assert list(result.game_over.returns) == [1.0, -1.0]
+    assert result.score.kind == pb.Score.LOSS  # o is to move and has lost
+    assert list(result.root_moves) == [] and list(result.pv) == []
+
+
+@pytest.mark.parametrize(
+    ("limit", "reason"), [({"nodes": 300}, "nodes"), ({"movetime": 0.2}, "time")], ids=str
+)
+async def test_interrupted_solve_still_answers(client, limit: dict, reason: str) -> None:
+    """The empty board cannot be solved within these limits; the answer is a legal move
+    and a score the wire can carry (a bound, or an estimate when nothing was proven)."""
+    result = await client.analyze("connect4", solve=True, **limit)
+    assert result.stop_reason == reason
+    assert result.best_move in legal_columns("")
+    assert {root.move for root in result.root_moves} == legal_columns("")
+    assert result.score.kind != pb.Score.LOSS  # the first player wins the empty board
