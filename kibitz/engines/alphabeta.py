@@ -47,6 +47,9 @@ CLAMP = WIN_THRESHOLD - 1
 CHECK_EVERY = 512
 """Nodes between two polls of the clock and the stop signal."""
 ASPIRATION_GROWTH = 4
+QUICK_WIN_PLIES = 15
+"""Horizon of the first solving probe: on Connect Four's opening test set it settles the
+many quick wins at a quarter of the nodes, and costs the other sets about 4%."""
 """Factor by which an aspiration window widens after a fail."""
 
 _OK, _FAIL_LOW, _FAIL_HIGH = 0, 1, 2
@@ -95,9 +98,13 @@ def _terminal_value(state: Game, ply: int) -> int:
 def _probe_value(lower: int, upper: int) -> int:
     """The m of the next solving probe "value > m?", with lower <= m < upper.
 
-    First win-or-not (m = 0), then draw-or-loss (m = -1); then bisect the distance, within
-    the win (or loss) scores when the bounds allow it.
+    First a quick-win test (win within QUICK_WIN_PLIES plies?), cheap because mate-distance
+    pruning cuts that search short; then win-or-not (m = 0), draw-or-loss (m = -1); then
+    bisect the distance, within the win (or loss) scores when the bounds allow it.
     """
+    quick = WIN - QUICK_WIN_PLIES - 1
+    if upper == WIN and lower < quick:
+        return quick
     if lower <= 0 < upper:
         return 0
     if lower <= -1 < upper:
