@@ -72,15 +72,16 @@ def _has_four(stones: int) -> bool:
 
 def _winning_cells(stones: int, mask: int) -> int:
     """Empty cells (playable or not) where `stones` would complete four in a row."""
-    return _memo_line_ends(stones) & (_BOARD ^ mask)
-
-
-def _memo_line_ends(stones: int) -> int:
     cells = _LINE_ENDS.get(stones)
     if cells is None:
-        if len(_LINE_ENDS) >= _LINE_ENDS_LIMIT:
-            _LINE_ENDS.clear()
-        cells = _LINE_ENDS[stones] = _line_ends(stones)
+        cells = _remember_line_ends(stones)
+    return cells & (_BOARD ^ mask)
+
+
+def _remember_line_ends(stones: int) -> int:
+    if len(_LINE_ENDS) >= _LINE_ENDS_LIMIT:
+        _LINE_ENDS.clear()
+    cells = _LINE_ENDS[stones] = _line_ends(stones)
     return cells
 
 
@@ -223,7 +224,10 @@ class ConnectFour(Game):
     def play(self, move: Move) -> None:
         mask = self._mask
         bit = (mask + _BOTTOM[move]) & _COLUMN[move]
-        self._won = bool(bit & _memo_line_ends(self._current))
+        ends = _LINE_ENDS.get(self._current)
+        if ends is None:
+            ends = _remember_line_ends(self._current)
+        self._won = bool(bit & ends)
         self._current ^= mask
         self._mask = mask | bit
         self._mirror_current ^= self._mirror_mask
