@@ -50,17 +50,25 @@ class ServerConfig:
     """Seconds after that stop before a worker that has not answered is killed."""
 
 
+def _status(exc: Exception) -> tuple[grpc.StatusCode, str]:
+    """The gRPC status for an error raised while handling a request."""
+    if isinstance(exc, ServiceError):
+        return exc.code, exc.message
+    return grpc.StatusCode.INTERNAL, f"engine worker failed: {exc}"
+
+
+_HANDLED = (ServiceError, WorkerCrashed, WorkerError)
+
+
 def _handles_errors(method: Callable) -> Callable:
-    """Turn ServiceErrors (and worker failures) of a unary handler into gRPC statuses."""
+    """Turn ServiceErrors and worker failures of a unary handler into gRPC statuses."""
 
     @functools.wraps(method)
     async def wrapper(self: EngineService, request, context: grpc.aio.ServicerContext):
         try:
             return await method(self, request, context)
-        except ServiceError as exc:
-            await context.abort(exc.code, exc.message)
-        except (WorkerCrashed, WorkerError) as exc:
-            await context.abort(grpc.StatusCode.INTERNAL, f"engine worker failed: {exc}")
+        except _HANDLED as exc:
+            await context.abort(*_status(exc))
 
     return wrapper
 
@@ -73,8 +81,8 @@ def _streams_errors(method: Callable) -> Callable:
         try:
             async for response in method(self, request, context):
                 yield response
-        except ServiceError as exc:
-            await context.abort(exc.code, exc.message)
+        except _HANDLED as exc:
+            await context.abort(*_status(exc))
 
     return wrapper
 
@@ -185,10 +193,17 @@ class EngineService(pb_grpc.EngineServiceServicer):
         job = self._job(session.game, request.position, request.moves, request.limits)
         async with self.slots.take():
             session.searching = True
+            session.stop_requested = False
             try:
                 async with session.lock:
+                    if session.closed:
+                        raise ServiceError(
+                            grpc.StatusCode.NOT_FOUND, f"session {session.id} was closed"
+                        )
                     worker = await session.live_worker()
-                    async for response in self._supervise(worker, job):
+                    async for response in self._supervise(
+                        worker, job, lambda: session.stop_requested
+                    ):
                         yield response
                 session.searches += 1
             finally:
@@ -198,10 +213,7 @@ class EngineService(pb_grpc.EngineServiceServicer):
     @_handles_errors
     async def Stop(self, request: pb.StopRequest, context) -> pb.StopResponse:
         session = self.sessions.get(request.session_id)
-        if session.searching and session.worker is not None:
-            session.worker.stop()
-            return pb.StopResponse(was_searching=True)
-        return pb.StopResponse(was_searching=False)
+        return pb.StopResponse(was_searching=session.request_stop())
 
     @_streams_errors
     async def Analyze(
@@ -239,7 +251,9 @@ class EngineService(pb_grpc.EngineServiceServicer):
         else:
             asyncio.get_running_loop().create_task(worker.close())
 
-    async def _supervise(self, worker: Worker, job: SearchJob) -> AsyncIterator[pb.SearchResponse]:
+    async def _supervise(
+        self, worker: Worker, job: SearchJob, stop_requested: Callable[[], bool] = lambda: False
+    ) -> AsyncIterator[pb.SearchResponse]:
         """Stream one search from a worker, enforcing its deadline as a backstop."""
         loop = asyncio.get_running_loop()
         timers = []
@@ -249,9 +263,12 @@ class EngineService(pb_grpc.EngineServiceServicer):
             timers.append(loop.call_at(stop_at + self.config.kill_grace, worker.kill))
         last_info: pb.Info | None = None
         try:
-            async for message in worker.search(
+            await worker.start_search(
                 job.position, job.moves, job.limits, self.config.info_interval
-            ):
+            )
+            if stop_requested():  # a Stop that came while the worker was being readied
+                worker.stop()
+            async for message in worker.results():
                 if isinstance(message, pb.Info):
                     last_info = message
                     yield pb.SearchResponse(info=message)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -17,6 +18,8 @@ from kibitz.games import Game
 from kibitz.server.errors import ServiceError
 from kibitz.server.worker import Worker
 
+log = logging.getLogger("kibitz.server")
+
 
 @dataclass
 class Session:
@@ -28,6 +31,9 @@ class Session:
     options: dict[str, Any]
     worker: Worker | None = None
     searching: bool = False
+    stop_requested: bool = False
+    """Set by Stop; a search that starts after it (e.g. behind a worker restart) stops at once."""
+    closed: bool = False
     searches: int = 0
     last_used: float = field(default_factory=time.monotonic)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -35,6 +41,15 @@ class Session:
 
     def touch(self) -> None:
         self.last_used = time.monotonic()
+
+    def request_stop(self) -> bool:
+        """Stop the running search (or the one about to start); True if one was running."""
+        if not self.searching:
+            return False
+        self.stop_requested = True
+        if self.worker is not None:
+            self.worker.stop()
+        return True
 
     async def live_worker(self) -> Worker:
         """The session's worker, restarted (with a fresh engine) if it died."""
@@ -91,8 +106,8 @@ class SessionRegistry:
     async def close(self, session_id: str) -> None:
         session = self.get(session_id)
         del self._sessions[session_id]
-        if session.worker is not None:
-            session.worker.stop()
+        session.closed = True
+        session.request_stop()
         async with session.lock:
             await session.close()
 
@@ -102,8 +117,7 @@ class SessionRegistry:
 
     def stop_all_searches(self) -> None:
         for session in self._sessions.values():
-            if session.searching and session.worker is not None:
-                session.worker.stop()
+            session.request_stop()
 
     async def expire_idle_forever(self) -> None:
         """Close sessions idle for longer than the timeout (runs until cancelled)."""
@@ -114,8 +128,15 @@ class SessionRegistry:
             deadline = time.monotonic() - self.idle_timeout
             for session in list(self._sessions.values()):
                 if not session.searching and session.last_used < deadline:
-                    with contextlib.suppress(ServiceError):
+                    try:
                         await self.close(session.id)
+                        log.info(
+                            "session %s expired after %.0f s idle", session.id, self.idle_timeout
+                        )
+                    except ServiceError:
+                        pass  # closed meanwhile
+                    except Exception:  # keep expiring the others
+                        log.exception("closing idle session %s failed", session.id)
 
 
 class SearchSlots:

@@ -68,6 +68,8 @@ def _worker_main(conn: Connection, stop_event: Any) -> None:
                 _run_search(conn, engine, game_cls, *args, stop_event=stop_event)
             elif op == "exit":
                 return
+            else:
+                conn.send(("error", f"unknown request {op!r}"))
         except Exception as exc:  # report, keep serving: one bad request must not kill us
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
 
@@ -189,14 +191,17 @@ class Worker:
             pass
         self._abandoned_search = False
 
-    async def search(
+    async def start_search(
         self, position: str, moves: list[str], limits: pb.Limits, info_interval: float
-    ) -> AsyncIterator[pb.Info | pb.Result]:
-        """Run a search; yields Info messages and finally the Result."""
+    ) -> None:
+        """Send a search; read its messages with `results()`. A `stop()` from now on counts."""
         await self._discard_abandoned_search()
         self._stop_event.clear()
         self._send("search", position, moves, limits.SerializeToString(), info_interval)
         self._abandoned_search = True  # until the result has been read
+
+    async def results(self) -> AsyncIterator[pb.Info | pb.Result]:
+        """The running search's Info messages, then its Result."""
         try:
             while True:
                 kind, payload = await self._receive()

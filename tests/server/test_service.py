@@ -270,3 +270,26 @@ async def test_idle_sessions_expire(make_server):
             await asyncio.sleep(0.02)
         with pytest.raises(NotFound):
             await client.session(session.id)
+
+
+async def test_table_persists_between_searches_until_new_game(client):
+    session = await client.open("connect4")
+    first = await session.search("", ["4453"], depth=8)
+    again = await session.search("", ["4453"], depth=8)
+    assert again.nodes < first.nodes  # the transposition table was kept
+    await session.new_game()
+    fresh = await session.search("", ["4453"], depth=8)
+    assert fresh.nodes == first.nodes  # NewGame cleared it: the same search again
+    await session.close()
+
+
+async def test_closing_a_searching_session_answers_its_search(client):
+    session = await client.open("connect4")
+    search = session.search(infinite=True)
+    _, stream = await first_info(search)
+    await session.close()
+    async for _ in stream:
+        pass
+    assert search.result.stop_reason == "stopped" and search.result.best_move
+    with pytest.raises(NotFound):
+        await session.refresh()
