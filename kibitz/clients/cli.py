@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -17,10 +20,53 @@ EXIT_ERROR = 1
 EXIT_NO_SERVER = 3
 
 
+def _as_dict(message) -> dict:
+    return json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
+
+
 def _as_json(message) -> str:
-    return json.dumps(
-        json_format.MessageToDict(message, always_print_fields_with_no_presence=True), indent=2
-    )
+    return json.dumps(_as_dict(message), indent=2)
+
+
+def _list_as_json(messages) -> str:
+    return json.dumps([_as_dict(m) for m in messages], indent=2)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"ports are 0-65535, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"must be a non-negative number, not {text}")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    value = _seconds(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return value
 
 
 def _option_pairs(pairs: Sequence[str]) -> dict[str, str]:
@@ -35,12 +81,8 @@ def _option_pairs(pairs: Sequence[str]) -> dict[str, str]:
 
 def _limits(args: argparse.Namespace) -> dict:
     """Search limits given on the command line, as `make_limits` keywords."""
-    limits = {
-        name: getattr(args, name)
-        for name in ("depth", "nodes", "movetime", "multipv", "search_moves", "infinite", "solve")
-        if getattr(args, name, None)
-    }
-    return limits
+    names = ("depth", "nodes", "movetime", "multipv", "search_moves", "infinite", "solve")
+    return {name: getattr(args, name) for name in names if getattr(args, name, None) is not None}
 
 
 # ---------------------------------------------------------------------------- commands
@@ -77,7 +119,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_games(args: argparse.Namespace, client: SyncClient) -> int:
     games = client.games()
     if args.json:
-        print(json.dumps([json.loads(_as_json(g)) for g in games], indent=2))
+        print(_list_as_json(games))
         return 0
     for game in games:
         chance = ", chance" if game.has_chance else ""
@@ -91,7 +133,7 @@ def cmd_games(args: argparse.Namespace, client: SyncClient) -> int:
 def cmd_engines(args: argparse.Namespace, client: SyncClient) -> int:
     engines = client.engines()
     if args.json:
-        print(json.dumps([json.loads(_as_json(e)) for e in engines], indent=2))
+        print(_list_as_json(engines))
         return 0
     for engine in engines:
         print(f"{engine.name}: {engine.description}")
@@ -111,29 +153,31 @@ def cmd_engines(args: argparse.Namespace, client: SyncClient) -> int:
 
 
 def cmd_analyse(args: argparse.Namespace, client: SyncClient) -> int:
-    search = client.analyze(
-        args.game,
-        args.position,
-        tuple(args.moves or ()),
-        engine=args.engine,
-        options=args.options,
-        **_limits(args),
-    )
+    session = client.open(args.game, args.engine, args.options)
     try:
-        for info in search:
-            if not args.json:
-                print(info_line(info), flush=True)
-    except KeyboardInterrupt:
-        search.cancel()
-        print("kibitz: interrupted", file=sys.stderr)
-        return EXIT_ERROR
-    result = search.result
+        search = session.search(args.position, tuple(args.moves or ()), **_limits(args))
+        try:
+            _print_progress(search, args.json)
+        except KeyboardInterrupt:  # Ctrl-C: stop the search and show what it found
+            print("kibitz: stopping the search", file=sys.stderr)
+            session.stop()
+            _print_progress(search, args.json)
+        result = search.wait()
+    finally:
+        with contextlib.suppress(KibitzError):  # e.g. the server is shutting down
+            session.close()
     if args.json:
         print(_as_json(result))
     else:
         print()
         print(result_text(result))
     return 0
+
+
+def _print_progress(search, quiet: bool) -> None:
+    for info in search:
+        if not quiet:
+            print(info_line(info), flush=True)
 
 
 def cmd_play(args: argparse.Namespace, client: SyncClient) -> int:
@@ -151,9 +195,11 @@ def _add_search_arguments(parser: argparse.ArgumentParser) -> None:
         "--option", "-o", action="append", metavar="NAME=VALUE", help="engine option (repeatable)"
     )
     limit = parser.add_mutually_exclusive_group()
-    limit.add_argument("--depth", type=int, help="search to this depth (plies)")
-    limit.add_argument("--movetime", type=float, metavar="S", help="search for S seconds")
-    limit.add_argument("--nodes", type=int, help="search this many nodes")
+    limit.add_argument("--depth", type=_positive_int, help="search to this depth (plies)")
+    limit.add_argument(
+        "--movetime", type=_positive_seconds, metavar="S", help="search for S seconds"
+    )
+    limit.add_argument("--nodes", type=_positive_int, help="search this many nodes")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -169,31 +215,35 @@ def build_parser() -> argparse.ArgumentParser:
         help="server address (default: $KIBITZ_SERVER or 127.0.0.1:50051)",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    anywhere = argparse.ArgumentParser(add_help=False)  # --server after the command too
+    anywhere.add_argument("--server", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
     serve = commands.add_parser("serve", help="run the engine server")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=50051, help="port (default 50051; 0 = any)")
-    serve.add_argument("--max-sessions", type=int, default=16, help="open sessions (default 16)")
+    serve.add_argument("--port", type=_port, default=50051, help="port (default 50051; 0 = any)")
     serve.add_argument(
-        "--max-searches", type=int, help="concurrent searches (default: number of CPUs)"
+        "--max-sessions", type=_positive_int, default=16, help="open sessions (default 16)"
+    )
+    serve.add_argument(
+        "--max-searches", type=_positive_int, help="concurrent searches (default: number of CPUs)"
     )
     serve.add_argument(
         "--idle-timeout",
-        type=float,
+        type=_seconds,
         default=600.0,
         metavar="S",
         help="close sessions idle for S seconds (default 600; 0 = never)",
     )
     serve.add_argument(
         "--info-interval",
-        type=float,
+        type=_positive_seconds,
         default=1.0,
         metavar="S",
         help="seconds between progress messages within a long iteration (default 1)",
     )
     serve.add_argument(
         "--default-movetime",
-        type=float,
+        type=_positive_seconds,
         default=1.0,
         metavar="S",
         help="move time of a search that sets no limit (default 1)",
@@ -201,18 +251,21 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
     serve.set_defaults(handler=cmd_serve, needs_client=False)
 
-    games = commands.add_parser("games", help="list the games")
+    games = commands.add_parser("games", help="list the games", parents=[anywhere])
     games.add_argument("--verbose", "-v", action="store_true", help="show notation help")
     games.add_argument("--json", action="store_true", help="machine-readable output")
     games.set_defaults(handler=cmd_games)
 
-    engines = commands.add_parser("engines", help="list the engines and their options")
+    engines = commands.add_parser(
+        "engines", help="list the engines and their options", parents=[anywhere]
+    )
     engines.add_argument("--json", action="store_true", help="machine-readable output")
     engines.set_defaults(handler=cmd_engines)
 
     for name in ("analyse", "analyze"):
         analyse = commands.add_parser(
             name,
+            parents=[anywhere],
             help="analyse a position" if name == "analyse" else argparse.SUPPRESS,
             description="Search a position and print progress and a score for every move.",
         )
@@ -228,14 +281,16 @@ def build_parser() -> argparse.ArgumentParser:
             action="store_true",
             help="prove the exact value (search to the end of the game; other limits still apply)",
         )
-        analyse.add_argument("--multipv", type=int, default=1, help="lines with exact scores")
+        analyse.add_argument(
+            "--multipv", type=_positive_int, default=1, help="lines with exact scores"
+        )
         analyse.add_argument(
             "--search-moves", nargs="+", metavar="MOVE", help="only consider these moves"
         )
         analyse.add_argument("--json", action="store_true", help="print the result as JSON")
         analyse.set_defaults(handler=cmd_analyse)
 
-    play = commands.add_parser("play", help="play a game against an engine")
+    play = commands.add_parser("play", help="play a game against an engine", parents=[anywhere])
     play.add_argument("game", help="game name (see `kibitz games`)")
     play.add_argument("position", nargs="?", default="", help="position (default: start)")
     _add_search_arguments(play)
@@ -247,6 +302,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("kibitz: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. `kibitz games | head -1`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     if hasattr(args, "option"):
         args.options = _option_pairs(args.option or ())

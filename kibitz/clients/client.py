@@ -10,6 +10,8 @@ async with Client("127.0.0.1:50051") as client:
 
 from __future__ import annotations
 
+import asyncio
+import math
 import os
 from collections.abc import AsyncIterator, Iterable, Mapping
 from typing import Any
@@ -89,7 +91,17 @@ def make_limits(
     multipv: int = 1,
     solve: bool = False,
 ) -> pb.Limits:
-    """Limits from Python values; times are in seconds (the wire uses milliseconds)."""
+    """Limits from Python values; times are in seconds (the wire uses milliseconds).
+
+    Raises ValueError for values the wire cannot carry (negative, not finite); the server
+    checks the rest (e.g. depth 0).
+    """
+    for name, value in (("depth", depth), ("nodes", nodes), ("multipv", multipv)):
+        if value is not None and not 0 <= value < 2**63:
+            raise ValueError(f"{name} must be a non-negative integer, not {value}")
+    for value in (movetime, *time_left, *increment):
+        if value is not None and not (math.isfinite(value) and value >= 0):
+            raise ValueError(f"times must be finite and non-negative, not {value}")
     limits = pb.Limits(
         infinite=infinite, search_moves=list(search_moves), multipv=multipv, solve=solve
     )
@@ -119,6 +131,7 @@ class SearchStream:
 
     def __init__(self, call: grpc.aio.UnaryStreamCall) -> None:
         self._call = call
+        self._cancelled = False
         self.result: pb.Result | None = None
         self.infos: list[pb.Info] = []
 
@@ -135,6 +148,9 @@ class SearchStream:
                     self.result = response.result
         except grpc.aio.AioRpcError as error:
             raise _translate(error) from None
+        except asyncio.CancelledError:
+            if not self._cancelled:
+                raise
         finally:
             if self.result is None:
                 self._call.cancel()
@@ -145,10 +161,13 @@ class SearchStream:
     async def _run(self) -> pb.Result:
         async for _ in self:
             pass
-        assert self.result is not None, "the server ended the stream without a Result"
+        if self.result is None:
+            raise KibitzError(grpc.StatusCode.CANCELLED, "the search ended without a Result")
         return self.result
 
     def cancel(self) -> None:
+        """Cancel the call (the server stops the search); iteration then ends quietly."""
+        self._cancelled = True
         self._call.cancel()
 
 
@@ -196,12 +215,11 @@ class RemoteSession:
 
 
 def _option_texts(options: Mapping[str, Any]) -> dict[str, str]:
-    def text(value: Any) -> str:
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        return str(value)
-
-    return {name: text(value) for name, value in options.items()}
+    """Option values as text, as the wire carries them (booleans as true/false, like UCI)."""
+    return {
+        name: ("true" if value else "false") if isinstance(value, bool) else str(value)
+        for name, value in options.items()
+    }
 
 
 class Client:
@@ -227,15 +245,6 @@ class Client:
             return await getattr(self.stub, method)(request, timeout=timeout)
         except grpc.aio.AioRpcError as error:
             raise _translate(error) from None
-
-    async def wait_ready(self, timeout: float = 5.0) -> None:
-        """Wait until the server accepts connections; ServerUnavailable otherwise."""
-        try:
-            await self.stub.ListGames(pb.ListGamesRequest(), timeout=timeout, wait_for_ready=True)
-        except grpc.aio.AioRpcError as error:
-            raise ServerUnavailable(
-                grpc.StatusCode.UNAVAILABLE, f"no kibitz server answers at {self.address}"
-            ) from error
 
     async def games(self) -> list[pb.GameInfo]:
         return list((await self.call("ListGames", pb.ListGamesRequest())).games)

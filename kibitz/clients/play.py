@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 
-from kibitz.clients.client import InvalidArgument
+from kibitz.clients.client import InvalidArgument, NotFound
 from kibitz.clients.render import score_text
 from kibitz.clients.sync import SyncClient
-from kibitz.v1 import engine_pb2 as pb
 
 HELP = "Type a move, `moves` for the legal moves, `undo` to take back your last move, `quit`."
 
@@ -54,9 +54,14 @@ def play(client: SyncClient, args: argparse.Namespace, limits: dict) -> int:
                     continue
                 moves.append(command)
             else:
-                result: pb.Result = session.search(args.position, tuple(moves), **limits).wait()
+                try:
+                    result = session.search(args.position, tuple(moves), **limits).wait()
+                except NotFound:  # the session expired while the human was thinking
+                    session = client.open(args.game, args.engine, args.options)
+                    result = session.search(args.position, tuple(moves), **limits).wait()
                 print(f"engine plays {result.best_move}  ({score_text(result.score)})")
                 moves.append(result.best_move)
                 position = client.describe(args.game, args.position, tuple(moves))
     finally:
-        session.close()
+        with contextlib.suppress(NotFound):
+            session.close()

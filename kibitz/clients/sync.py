@@ -11,14 +11,18 @@ implementation of the protocol.
 from __future__ import annotations
 
 import asyncio
+import queue
 import threading
 from collections.abc import Awaitable, Iterator
 from typing import Any, TypeVar
 
-from kibitz.clients.client import Client, RemoteSession, SearchStream
+import grpc
+
+from kibitz.clients.client import Client, KibitzError, RemoteSession, SearchStream
 from kibitz.v1 import engine_pb2 as pb
 
 T = TypeVar("T")
+_END = object()
 
 
 class _LoopThread:
@@ -40,29 +44,46 @@ class _LoopThread:
 
 
 class SyncSearch:
-    """Iterate for Info messages; `result` is set at the end; `wait()` returns it."""
+    """Iterate for Info messages; `result` is set at the end; `wait()` returns it.
+
+    A task on the client's loop reads the stream into a queue, so an interrupted iteration
+    (Ctrl-C) can simply be resumed, e.g. after `SyncSession.stop()`, to reach the Result.
+    """
 
     def __init__(self, runner: _LoopThread, stream: SearchStream) -> None:
         self._runner = runner
         self._stream = stream
+        self._events: queue.Queue[Any] = queue.Queue()
+        runner.loop.call_soon_threadsafe(runner.loop.create_task, self._pump())
+
+    async def _pump(self) -> None:
+        try:
+            async for info in self._stream:
+                self._events.put(info)
+            self._events.put(_END)
+        except BaseException as exc:  # delivered to the reading thread
+            self._events.put(exc)
 
     @property
     def result(self) -> pb.Result | None:
         return self._stream.result
 
     def __iter__(self) -> Iterator[pb.Info]:
-        infos = aiter(self._stream)
-        try:
-            while True:
-                try:
-                    yield self._runner.run(anext(infos))
-                except StopAsyncIteration:
-                    return
-        finally:
-            self._runner.run(infos.aclose())
+        while True:
+            event = self._events.get()
+            if event is _END:
+                self._events.put(_END)  # iterating again ends at once
+                return
+            if isinstance(event, BaseException):
+                raise event
+            yield event
 
     def wait(self) -> pb.Result:
-        return self._runner.run(self._stream)
+        for _ in self:
+            pass
+        if self.result is None:
+            raise KibitzError(grpc.StatusCode.CANCELLED, "the search was cancelled")
+        return self.result
 
     def cancel(self) -> None:
         self._runner.loop.call_soon_threadsafe(self._stream.cancel)
@@ -129,9 +150,6 @@ class SyncClient:
     def close(self) -> None:
         self._runner.run(self._client.close())
         self._runner.close()
-
-    def wait_ready(self, timeout: float = 5.0) -> None:
-        self._runner.run(self._client.wait_ready(timeout))
 
     def games(self) -> list[pb.GameInfo]:
         return self._runner.run(self._client.games())

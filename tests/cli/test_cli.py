@@ -129,3 +129,32 @@ def test_server_flag_defaults_to_env(address):
     env = {**os.environ, "KIBITZ_SERVER": address}
     run = subprocess.run([*KIBITZ, "games"], capture_output=True, text=True, env=env, timeout=60)
     assert run.returncode == 0 and "connect4" in run.stdout
+
+
+def test_ctrl_c_stops_an_infinite_analysis_and_prints_its_result(address):
+    analyse = subprocess.Popen(
+        [*KIBITZ, "analyse", "connect4", "--infinite", "--server", address],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert analyse.stdout.readline().startswith("depth")  # the search is running
+    analyse.send_signal(signal.SIGINT)
+    out, err = analyse.communicate(timeout=60)
+    assert analyse.returncode == 0, err
+    assert "Traceback" not in err and "stopping the search" in err
+    assert re.search(r"^best move [1-7] .*\(stopped\)$", out, re.MULTILINE)
+
+
+@pytest.mark.parametrize(
+    ("flags", "complaint"),
+    [
+        (["--depth", "0"], "must be at least 1"),
+        (["--nodes", "-5"], "must be at least 1"),
+        (["--movetime", "nan"], "non-negative number"),
+        (["--multipv", "x"], "not an integer"),
+    ],
+)
+def test_absurd_numbers_are_refused_before_sending(address, flags, complaint):
+    run = kibitz(address, "analyse", "tictactoe", *flags)
+    assert run.returncode == 2 and complaint in run.stderr and "Traceback" not in run.stderr
