@@ -47,10 +47,10 @@ CLAMP = WIN_THRESHOLD - 1
 CHECK_EVERY = 512
 """Nodes between two polls of the clock and the stop signal."""
 ASPIRATION_GROWTH = 4
+"""Factor by which an aspiration window widens after a fail."""
 QUICK_WIN_PLIES = 15
 """Horizon of the first solving probe: on Connect Four's opening test set it settles the
 many quick wins at a quarter of the nodes, and costs the other sets about 4%."""
-"""Factor by which an aspiration window widens after a fail."""
 
 _OK, _FAIL_LOW, _FAIL_HIGH = 0, 1, 2
 
@@ -347,6 +347,8 @@ class AlphaBeta(Engine):
                 if abort.cause is not None:
                     raise abort.cause from None
                 stop_reason = abort.reason
+                if not completed:  # stopped within depth 1 (a very wide root)
+                    completed = self._static_lines(-WIN, WIN, None)
                 break
             iteration_nodes.append(self._nodes - start_nodes)
             completed_depth = depth
@@ -402,7 +404,7 @@ class AlphaBeta(Engine):
             if abort.cause is not None:
                 raise abort.cause from None
             stop_reason = abort.reason
-            return self._partial_solution(lower, upper, best), 0, False, stop_reason
+            return self._static_lines(lower, upper, best), 0, False, stop_reason
         self._roots.sort(key=lambda line: (line.score, line.bound == EXACT), reverse=True)
         completed = [line.copy() for line in self._roots]
         for line in completed[: self._multipv]:
@@ -413,10 +415,10 @@ class AlphaBeta(Engine):
         self._report_depth(self._seldepth, completed)
         return completed, self._seldepth, solved, stop_reason
 
-    def _partial_solution(self, lower: int, upper: int, best: _Line | None) -> list[_Line]:
-        """Root lines of an interrupted solve, ranked without searching (the deadline may
-        have passed): the move with the best proven lower bound first, then the others by
-        static evaluation; every line carries the proven upper bound when there is one."""
+    def _static_lines(self, lower: int, upper: int, best: _Line | None) -> list[_Line]:
+        """Root lines ranked without searching (for a search cut short before any result:
+        the deadline may have passed): the move with the best proven lower bound first,
+        the others by static evaluation, all with the proven upper bound if there is one."""
         state = self._state
         lines = []
         for root in self._roots:
@@ -764,14 +766,13 @@ class AlphaBeta(Engine):
     def _check(self, ply: int) -> None:
         """Poll the limits, the stop signal and the clock; raise _Abort to stop."""
         nodes = self._nodes
-        abortable = self._iter_depth > 1
         limit = self._node_limit
-        if abortable and limit is not None and nodes >= limit:
-            raise _Abort(ply, "nodes")
-        if abortable and self._context.stop.is_set():
+        if self._iter_depth > 1 and limit is not None and nodes >= limit:
+            raise _Abort(ply, "nodes")  # (a node budget always lets depth 1 finish)
+        if self._context.stop.is_set():
             raise _Abort(ply, "stopped")
         elapsed = self._tm.elapsed()
-        if abortable and self._tm.hard_passed(elapsed):
+        if self._tm.hard_passed(elapsed):
             raise _Abort(ply, "time")
         interval = self._context.info_interval
         if self._live is not None and interval > 0 and elapsed - self._last_info >= interval:

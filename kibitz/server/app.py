@@ -27,7 +27,8 @@ class Server:
         self.config = config
         self.service = EngineService(config)
         self.health = health.aio.HealthServicer()
-        self._grpc = grpc.aio.server()
+        # no SO_REUSEPORT: a second server on a busy port must fail, not share it
+        self._grpc = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
         self._expiry: asyncio.Task | None = None
         self.port = 0
 
@@ -37,9 +38,13 @@ class Server:
         reflection.enable_server_reflection(
             (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), self._grpc
         )
-        self.port = self._grpc.add_insecure_port(f"{self.config.host}:{self.config.port}")
+        address = f"{self.config.host}:{self.config.port}"
+        try:
+            self.port = self._grpc.add_insecure_port(address)
+        except RuntimeError as exc:  # grpc reports a bad or busy address this way
+            raise OSError(f"cannot listen on {address} (bad address, or port in use)") from exc
         if self.port == 0:
-            raise OSError(f"cannot listen on {self.config.host}:{self.config.port}")
+            raise OSError(f"cannot listen on {address}")
         await self._grpc.start()
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)

@@ -9,6 +9,7 @@ from typing import Any
 import grpc
 
 from kibitz.engines import ENGINES, Engine, OptionError
+from kibitz.engines.timeman import allocate
 from kibitz.engines.types import MAX_PLY
 from kibitz.games import GAMES, Game
 from kibitz.server import convert
@@ -136,10 +137,7 @@ def _check_clock(clock: pb.Clock, state: Game) -> None:
 
 
 def _deadline(limits: pb.Limits, state: Game) -> float | None:
-    if limits.infinite:
+    """The engine's own hard deadline (the server stops the search shortly after it)."""
+    if limits.infinite or state.is_terminal():
         return None
-    if limits.HasField("move_time_ms"):
-        return limits.move_time_ms / 1000
-    if limits.clock.time_left_ms and state.to_move() >= 0:
-        return limits.clock.time_left_ms[state.to_move()] / 1000
-    return None
+    return allocate(convert.limits_from_pb(limits, state), state.to_move()).hard

@@ -9,6 +9,7 @@ from toys import ChanceToy, RandomTreeGame, negamax, solve
 
 from kibitz.engines.alphabeta import AlphaBeta
 from kibitz.engines.base import OptionError, SearchContext
+from kibitz.engines.timeman import allocate
 from kibitz.engines.types import (
     WIN,
     WIN_THRESHOLD,
@@ -404,3 +405,13 @@ def test_result_type() -> None:
     result, _ = run(TicTacToe.from_position(""), Limits(depth=2))
     assert isinstance(result, Result)
     assert result.ponder == (result.pv[1] if len(result.pv) > 1 else None)
+
+
+def test_a_wide_root_is_cut_within_depth_1_by_the_hard_deadline() -> None:
+    game = Nim.from_position(",".join(["300"] * 8))  # 2400 root moves
+    clock = FakeClock(0.03)  # 30 ms per clock read (one per 512 nodes): depth 1 needs 0.12 s
+    result, _ = run(game, Limits(movetime=0.05), clock=clock)
+    assert result.stop_reason == "time" and result.depth == 0
+    assert len(result.root_moves) == 2400 and result.best_move is not None
+    hard = allocate(Limits(movetime=0.05), 0).hard
+    assert result.time <= hard + 2 * clock.step
