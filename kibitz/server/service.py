@@ -304,22 +304,33 @@ class EngineService(pb_grpc.EngineServiceServicer):
 
 
 def _best_so_far(job: SearchJob, info: pb.Info | None) -> pb.Result:
-    """A Result built from the last Info of a search whose worker had to be killed."""
+    """A Result built from the last Info of a search whose worker had to be killed.
+
+    Every legal root move is listed: the Info's move with its score, the others with that
+    score as an upper bound (the Info reports the best move of a completed iteration).
+    Without any Info there is no estimate: the game's first ordered move, scored 0 with
+    an unspecified bound.
+    """
+    state = job.state
     if info is not None and info.pv:
-        return pb.Result(
-            best_move=info.pv[0],
-            ponder_move=info.pv[1] if len(info.pv) > 1 else "",
-            score=info.score,
-            pv=info.pv,
-            nodes=info.nodes,
-            time_ms=info.time_ms,
-            depth=info.depth,
-            stop_reason="time",
-        )
-    move = job.state.ordered_moves()[0]
+        best, score = info.pv[0], info.score
+        other_score = pb.Score()
+        other_score.CopyFrom(score)
+        other_score.bound = pb.Score.UPPER
+    else:
+        best = state.format_move(state.ordered_moves()[0])
+        score = other_score = pb.Score(kind=pb.Score.HEURISTIC)
+    pv = list(info.pv) if info is not None and info.pv else [best]
+    others = [state.format_move(m) for m in state.ordered_moves() if state.format_move(m) != best]
     return pb.Result(
-        best_move=job.state.format_move(move),
-        score=pb.Score(kind=pb.Score.HEURISTIC, bound=pb.Score.EXACT),
-        pv=[job.state.format_move(move)],
+        best_move=best,
+        ponder_move=pv[1] if len(pv) > 1 else "",
+        score=score,
+        pv=pv,
+        root_moves=[pb.RootMove(move=best, score=score, pv=pv)]
+        + [pb.RootMove(move=move, score=other_score, pv=[move]) for move in others],
+        nodes=info.nodes if info is not None else 0,
+        time_ms=info.time_ms if info is not None else 0,
+        depth=info.depth if info is not None else 0,
         stop_reason="time",
     )
