@@ -1,0 +1,110 @@
+"""`python -m benchmarks`: the service round-trip benchmark, then Connect Four solving.
+
+Everything runs under ``if __name__ == "__main__"``: the Connect Four peers start their child
+processes from a forkserver, which re-imports this module in every child.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import shlex
+import sys
+import time
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
+    return value
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is negative")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number")
+    return value
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks",
+        description="kibitz benchmarks: service round trips over loopback, then Connect Four "
+        "solving on Pons's test sets next to easyAI and OpenSpiel (see benchmarks/README.md).",
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="small samples and short caps: a smoke run"
+    )
+    parser.add_argument(
+        "--sets",
+        type=lambda text: [name.strip() for name in text.split(",") if name.strip()],
+        help="Connect Four sets to run, comma-separated (default: all six), e.g. L3_R1,L2_R1",
+    )
+    parser.add_argument(
+        "--per-set",
+        type=_positive_int,
+        metavar="N",
+        help="positions sampled per set for kibitz (peers: at most their default, at most N)",
+    )
+    parser.add_argument(
+        "--peer-per-set",
+        type=_count,
+        metavar="N",
+        help="positions per set for each peer (a spread subset of kibitz's sample; 0 = none)",
+    )
+    parser.add_argument(
+        "--cap",
+        type=_positive_float,
+        metavar="S",
+        help="peer time cap per position, seconds (default: 12x our mean time on the set, 2-30 s)",
+    )
+    parser.add_argument(
+        "--our-cap",
+        type=_positive_float,
+        metavar="S",
+        help="kibitz's time cap per position, seconds (a capped position is not exact)",
+    )
+    parser.add_argument("--no-peers", action="store_true", help="Connect Four without peers")
+    parser.add_argument(
+        "--no-service", action="store_true", help="skip the service round-trip benchmark"
+    )
+    parser.add_argument(
+        "--no-connect4", action="store_true", help="skip the Connect Four benchmark"
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str]) -> None:
+    args = parse_args(argv)
+    start = time.perf_counter()
+    if not args.no_service:
+        from benchmarks import service
+
+        service.run(50 if args.quick else 200)
+    if not args.no_connect4:
+        from benchmarks import connect4
+
+        connect4.run(
+            sets=args.sets,
+            per_set=args.per_set,
+            peer_per_set=args.peer_per_set,
+            our_cap=args.our_cap,
+            peer_cap=args.cap,
+            use_peers=not args.no_peers,
+            quick=args.quick,
+        )
+    command = shlex.join(["python", "-m", "benchmarks", *argv])
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    print(f"\n$ {command}   ({now}, {time.perf_counter() - start:.0f} s in all)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
