@@ -578,12 +578,7 @@ class AlphaBeta(Engine):
             self._check(ply)
         state = self._state
         if state.is_terminal():
-            result = state.returns()[state.to_move()]
-            if result > 0:
-                return WIN - ply
-            if result < 0:
-                return ply - WIN
-            return 0
+            return _terminal_value(state, ply)
         if ply > self._seldepth:
             self._seldepth = ply
         if ply >= self._max_ply:
@@ -723,12 +718,7 @@ class AlphaBeta(Engine):
             self._check(ply)
         state = self._state
         if state.is_terminal():
-            result = state.returns()[state.to_move()]
-            if result > 0:
-                return WIN - ply
-            if result < 0:
-                return ply - WIN
-            return 0
+            return _terminal_value(state, ply)
         if ply > self._seldepth:
             self._seldepth = ply
         self._horizon += 1

@@ -137,7 +137,3 @@ class Result:
     """Why the search ended: depth, nodes, time, stopped, solved or game_over."""
     stats: dict[str, float] = field(default_factory=dict)
     """Engine-specific statistics (e.g. first-move cutoff rate), name -> value."""
-
-    @property
-    def ponder(self) -> Move | None:
-        return self.pv[1] if len(self.pv) > 1 else None

@@ -88,12 +88,19 @@ def _streams_errors(method: Callable) -> Callable:
 
 
 class EngineService(pb_grpc.EngineServiceServicer):
+    """kibitz.v1.EngineService: validates each request, then routes it to a worker process.
+
+    Handlers never search themselves; errors are raised as ServiceError (or worker
+    failures) and turned into gRPC statuses by the decorators above.
+    """
+
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.sessions = SessionRegistry(config.max_sessions, config.idle_timeout)
         self.slots = SearchSlots(config.max_searches)
         self._spare_workers: dict[tuple[str, str], list[Worker]] = {}
         self._analyzing: set[Worker] = set()
+        self._closing: set[asyncio.Task] = set()  # keeps close tasks alive until done
 
     # -- catalogue ------------------------------------------------------------------------
 
@@ -249,7 +256,9 @@ class EngineService(pb_grpc.EngineServiceServicer):
         if worker.alive and len(spares) < self.config.max_searches:
             spares.append(worker)
         else:
-            asyncio.get_running_loop().create_task(worker.close())
+            task = asyncio.get_running_loop().create_task(worker.close())
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
 
     async def _supervise(
         self, worker: Worker, job: SearchJob, stop_requested: Callable[[], bool] = lambda: False

@@ -52,6 +52,11 @@ def typed_options(engine: type[Engine], options: Mapping[str, str]) -> dict[str,
         raise invalid(str(exc)) from None
 
 
+def _clip(text: str, limit: int = 80) -> str:
+    """`text` quoted for an error message, shortened if long."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
 @dataclass
 class SearchJob:
     """A validated search: what the worker gets, plus what the server needs to supervise it."""
@@ -75,7 +80,7 @@ def prepare_search(
     try:
         state = game.from_position(position)
     except ValueError as exc:
-        raise invalid(f"position {position!r}: {exc}") from None
+        raise invalid(f"position {_clip(position)}: {exc}") from None
     expanded = [move for entry in moves for move in state.split_moves(entry)]
     try:
         state.play_line(expanded)

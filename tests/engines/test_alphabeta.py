@@ -404,7 +404,6 @@ def test_illegal_search_moves_are_rejected() -> None:
 def test_result_type() -> None:
     result, _ = run(TicTacToe.from_position(""), Limits(depth=2))
     assert isinstance(result, Result)
-    assert result.ponder == (result.pv[1] if len(result.pv) > 1 else None)
 
 
 def test_a_wide_root_is_cut_within_depth_1_by_the_hard_deadline() -> None:
