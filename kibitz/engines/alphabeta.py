@@ -116,6 +116,19 @@ def _probe_value(lower: int, upper: int) -> int:
     return (lower + upper) // 2
 
 
+def _forced_move(state: Game) -> Move | None:
+    """The move the solving hooks dictate, where they cut the search short (no table
+    entry): a win on the spot, the only move that does not lose at once, or (when every
+    move loses at once) any move."""
+    wins = state.winning_moves()
+    if wins:
+        return wins[0]
+    safe = state.non_losing_moves()
+    if len(safe) == 1:
+        return safe[0]
+    return None if safe else state.ordered_moves()[0]
+
+
 def _frame_depth() -> int:
     frame, depth = sys._getframe(), 0
     while frame is not None:
@@ -679,8 +692,8 @@ class AlphaBeta(Engine):
             undo()
             if value > best:
                 best = value
+                best_move = move  # on a fail low: the move with the best bound
                 if value > a:
-                    best_move = move
                     if pv_node:  # also at a cutoff: exact for the caller if b was narrowed
                         pv[ply] = (move, *pv[next_ply])
                     if value >= b:
@@ -833,6 +846,8 @@ class AlphaBeta(Engine):
                     break
                 seen.add(key)
                 move = self._table_move(state)
+                if move is None and self._hooks:
+                    move = _forced_move(state)
                 if move is None or move not in state.legal_moves():
                     break
                 state.play(move)

@@ -49,3 +49,20 @@ def test_published_scores_are_reproduced(name):
         if got != expected:
             mismatches.append((moves, expected, got))
     assert not mismatches
+
+
+@pytest.mark.parametrize(
+    "moves",
+    ["52753311433677442422121", "2252576253462244111563365343671351441", "6614446666373154"],
+)
+def test_a_solved_line_plays_out_to_the_proven_end(moves):
+    state = ConnectFour.from_position(moves)
+    result = AlphaBeta().search(state, Limits(solve=True), SearchContext())
+    assert result.score.kind in (ScoreKind.WIN, ScoreKind.LOSS)
+    assert len(result.pv) == result.score.plies
+    mover = state.to_move()
+    for move in result.pv:
+        assert move in state.legal_moves()
+        state.play(move)
+    assert state.is_terminal()
+    assert state.returns()[mover] == OUTCOME[result.score.kind]
