@@ -1,9 +1,9 @@
 """Alpha-beta search for two-player zero-sum games without chance (DESIGN §3).
 
 Negamax with fail-soft alpha-beta, principal variation search, iterative deepening with
-aspiration windows, a transposition table (`tt.py`), killer and history move ordering,
-quiescence on `noisy_moves()`, mate-distance pruning and win/loss distance scores, multi-PV,
-and time management (`timeman.py`).
+aspiration windows, a transposition table (`tt.py`), killer and history move ordering
+(`ordering.py`), quiescence on `noisy_moves()`, mate-distance pruning and win/loss distance
+scores, multi-PV, exact solving with null-window probes, and time management (`timeman.py`).
 
 Proven results: `_horizon` counts every value that did not come from the rules of the game
 (a static evaluation at the horizon, quiescence, or a transposition-table entry that is not
@@ -20,11 +20,11 @@ carrying the ply of the node, which is exactly the number of moves to undo.
 from __future__ import annotations
 
 import sys
-from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from kibitz.engines.base import Engine, OptionSpec, SearchContext
+from kibitz.engines.ordering import QuietMoveOrdering
 from kibitz.engines.timeman import TimeManager
 from kibitz.engines.tt import EXACT, LOWER, PROVEN, UPPER, TranspositionTable, entries_for_mb
 from kibitz.engines.types import (
@@ -211,8 +211,7 @@ class AlphaBeta(Engine):
         super().__init__(options)
         self._tt_entries_override = tt_entries
         self._tt = TranspositionTable(self._wanted_entries())
-        self._history: defaultdict[Move, int] = defaultdict(int)
-        self._killers: list[list[Move | None]] = []
+        self._ordering = QuietMoveOrdering()
 
     @classmethod
     def supports(cls, game_cls: type[Game]) -> bool:
@@ -225,8 +224,7 @@ class AlphaBeta(Engine):
 
     def new_game(self) -> None:
         self._tt = TranspositionTable(self._wanted_entries())
-        self._history.clear()
-        self._killers = []
+        self._ordering.clear()
 
     # -- the search entry point -------------------------------------------------------------
 
@@ -235,9 +233,6 @@ class AlphaBeta(Engine):
             self._tt = TranspositionTable(self._wanted_entries())
         tt = self._tt
         tt.new_search()
-        for move in list(self._history):
-            self._history[move] //= 2
-        self._killers = [[None, None] for _ in range(MAX_PLY + 2)]
 
         self._state = state
         self._context = context
@@ -251,13 +246,14 @@ class AlphaBeta(Engine):
         self._max_ply = max(2, min(MAX_PLY - 2, sys.getrecursionlimit() - _frame_depth() - 60))
         self._tt_probe = tt.probe
         self._tt_store = tt.store
-        self._hist_key = self._history.__getitem__
         self._iter_depth = 0
         options = self.options
         self._pvs = options["PVS"]
         game = type(state)
-        self._use_killers = options["Killers"] and not game.strong_move_order
-        self._use_history = options["History"] and not game.strong_move_order
+        self._ordering.new_search(
+            use_killers=options["Killers"] and not game.strong_move_order,
+            use_history=options["History"] and not game.strong_move_order,
+        )
         self._use_quiescence = options["Quiescence"]
         self._hooks = (
             options["GameHooks"]
@@ -659,15 +655,10 @@ class AlphaBeta(Engine):
                     return a
         else:
             moves = state.ordered_moves()
+        ordering = self._ordering
         if len(moves) > 1:
-            if self._use_history:
-                moves.sort(key=self._hist_key, reverse=True)
-            if self._use_killers:
-                killers = self._killers[ply]
-                for killer in (killers[1], killers[0]):
-                    if killer is not None and killer != tt_move and killer in moves:
-                        moves.remove(killer)
-                        moves.insert(0, killer)
+            if ordering.active:
+                ordering.order(moves, ply, tt_move)
             if tt_move is not None and tt_move in moves:
                 moves.remove(tt_move)
                 moves.insert(0, tt_move)
@@ -700,14 +691,8 @@ class AlphaBeta(Engine):
                         self._cutoffs += 1
                         if index == 0:
                             self._first_cutoffs += 1
-                        if (self._use_history or self._use_killers) and (
-                            move not in state.noisy_moves()
-                        ):
-                            self._history[move] += depth * depth
-                            killers = self._killers[ply]
-                            if killers[0] != move:
-                                killers[1] = killers[0]
-                                killers[0] = move
+                        if ordering.active and move not in state.noisy_moves():
+                            ordering.record_cutoff(move, ply, depth)
                         break
                     a = value
 

@@ -1,0 +1,55 @@
+"""Move ordering learnt during a search: killer moves and the history heuristic.
+
+Both apply to quiet moves (not the game's noisy ones). The transposition-table move and the
+game's own `ordered_moves()` hint are applied by the engine around this.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from kibitz.engines.types import MAX_PLY
+from kibitz.games.base import Move
+
+
+class QuietMoveOrdering:
+    """Two killer moves per ply and a history score per move; either can be switched off."""
+
+    def __init__(self) -> None:
+        self.history: defaultdict[Move, int] = defaultdict(int)
+        self.killers: list[list[Move | None]] = []
+        self.use_killers = self.use_history = False
+
+    @property
+    def active(self) -> bool:
+        return self.use_killers or self.use_history
+
+    def new_search(self, use_killers: bool, use_history: bool) -> None:
+        """Halve the history (old knowledge fades), forget the killers."""
+        self.use_killers, self.use_history = use_killers, use_history
+        for move in list(self.history):
+            self.history[move] //= 2
+        self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
+
+    def clear(self) -> None:
+        self.history.clear()
+        self.killers = []
+
+    def order(self, moves: list[Move], ply: int, tt_move: Move | None) -> None:
+        """Reorder `moves` in place: by history (stable), then this ply's killers first."""
+        if self.use_history:
+            moves.sort(key=self.history.__getitem__, reverse=True)
+        if self.use_killers:
+            killers = self.killers[ply]
+            for killer in (killers[1], killers[0]):
+                if killer is not None and killer != tt_move and killer in moves:
+                    moves.remove(killer)
+                    moves.insert(0, killer)
+
+    def record_cutoff(self, move: Move, ply: int, depth: int) -> None:
+        """A quiet `move` refuted the position at `ply` with `depth` plies left."""
+        self.history[move] += depth * depth
+        killers = self.killers[ply]
+        if killers[0] != move:
+            killers[1] = killers[0]
+            killers[0] = move
