@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: install kibitz into .venv and run the server on 127.0.0.1:50051.
 # Extra arguments go to `kibitz serve` (see `kibitz serve --help`).
-source "$(dirname "$0")/setup.sh"
+source "$(dirname "$0")/setup.sh" ""  # no extras (an explicit argument, or ours would leak in)
 cat <<'HELP'
 kibitz is starting (default 127.0.0.1:50051; Ctrl-C stops it). In another terminal:
   .venv/bin/kibitz games
