@@ -66,6 +66,10 @@ class Server:
 
 async def serve(config: ServerConfig) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully."""
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):  # before anyone can learn our port
+        loop.add_signal_handler(sig, stopping.set)
     server = Server(config)
     await server.start()
     log.info(
@@ -75,10 +79,6 @@ async def serve(config: ServerConfig) -> None:
         config.max_sessions,
         config.max_searches,
     )
-    stopping = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stopping.set)
     await stopping.wait()
     log.info("shutting down: stopping running searches")
     with contextlib.suppress(asyncio.CancelledError):

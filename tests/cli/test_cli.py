@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -158,3 +159,24 @@ def test_ctrl_c_stops_an_infinite_analysis_and_prints_its_result(address):
 def test_absurd_numbers_are_refused_before_sending(address, flags, complaint):
     run = kibitz(address, "analyse", "tictactoe", *flags)
     assert run.returncode == 2 and complaint in run.stderr and "Traceback" not in run.stderr
+
+
+def test_the_readme_serve_command_starts_a_server_and_passes_its_flags():
+    root = Path(__file__).resolve().parents[2]
+    process = subprocess.Popen(
+        ["bash", str(root / "scripts" / "serve.sh"), "--port", "0", "--max-sessions", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        for line in process.stdout:
+            if "serving on" in line:
+                assert "max 3 sessions" in line
+                break
+        else:
+            raise AssertionError(f"serve.sh ended without serving (exit {process.wait()})")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=60)
+    assert process.returncode == 0
