@@ -12,26 +12,7 @@ import shlex
 import sys
 import time
 
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
-    return value
-
-
-def _count(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} is negative")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive number")
-    return value
+from kibitz.clients import argtypes
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -50,25 +31,25 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument(
         "--per-set",
-        type=_positive_int,
+        type=argtypes.positive_int,
         metavar="N",
         help="positions sampled per set for kibitz (peers: at most their default, at most N)",
     )
     parser.add_argument(
         "--peer-per-set",
-        type=_count,
+        type=argtypes.count,
         metavar="N",
         help="positions per set for each peer (a spread subset of kibitz's sample; 0 = none)",
     )
     parser.add_argument(
         "--cap",
-        type=_positive_float,
+        type=argtypes.positive_seconds,
         metavar="S",
         help="peer time cap per position, seconds (default: 12x our mean time on the set, 2-30 s)",
     )
     parser.add_argument(
         "--our-cap",
-        type=_positive_float,
+        type=argtypes.positive_seconds,
         metavar="S",
         help="kibitz's time cap per position, seconds (a capped position is not exact)",
     )

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import math
 import os
 import sys
 from collections.abc import Callable, Sequence
 
 from google.protobuf import json_format
 
+from kibitz.clients import argtypes
 from kibitz.clients.client import KibitzError, ServerUnavailable, default_address
 from kibitz.clients.render import info_line, result_text
 from kibitz.clients.sync import SyncClient
@@ -30,44 +30,6 @@ def _as_json(message) -> str:
 
 def _list_as_json(messages) -> str:
     return json.dumps([_as_dict(m) for m in messages], indent=2)
-
-
-def _integer(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
-    """An argparse type: an integer in [minimum, maximum]."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
-        if maximum is not None and value > maximum:
-            raise argparse.ArgumentTypeError(f"must be at most {maximum}, not {value}")
-        return value
-
-    return parse
-
-
-_positive_int = _integer(1)
-_port = _integer(0, 65535)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not (math.isfinite(value) and value >= 0):
-        raise argparse.ArgumentTypeError(f"must be a non-negative number, not {text}")
-    return value
-
-
-def _positive_seconds(text: str) -> float:
-    value = _seconds(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
-    return value
 
 
 def _option_pairs(pairs: Sequence[str]) -> dict[str, str]:
@@ -196,11 +158,11 @@ def _add_search_arguments(parser: argparse.ArgumentParser) -> None:
         "--option", "-o", action="append", metavar="NAME=VALUE", help="engine option (repeatable)"
     )
     limit = parser.add_mutually_exclusive_group()
-    limit.add_argument("--depth", type=_positive_int, help="search to this depth (plies)")
+    limit.add_argument("--depth", type=argtypes.positive_int, help="search to this depth (plies)")
     limit.add_argument(
-        "--movetime", type=_positive_seconds, metavar="S", help="search for S seconds"
+        "--movetime", type=argtypes.positive_seconds, metavar="S", help="search for S seconds"
     )
-    limit.add_argument("--nodes", type=_positive_int, help="search this many nodes")
+    limit.add_argument("--nodes", type=argtypes.positive_int, help="search this many nodes")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -221,30 +183,34 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="run the engine server")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    serve.add_argument("--port", type=_port, default=50051, help="port (default 50051; 0 = any)")
     serve.add_argument(
-        "--max-sessions", type=_positive_int, default=16, help="open sessions (default 16)"
+        "--port", type=argtypes.port, default=50051, help="port (default 50051; 0 = any)"
     )
     serve.add_argument(
-        "--max-searches", type=_positive_int, help="concurrent searches (default: number of CPUs)"
+        "--max-sessions", type=argtypes.positive_int, default=16, help="open sessions (default 16)"
+    )
+    serve.add_argument(
+        "--max-searches",
+        type=argtypes.positive_int,
+        help="concurrent searches (default: number of CPUs)",
     )
     serve.add_argument(
         "--idle-timeout",
-        type=_seconds,
+        type=argtypes.any_seconds,
         default=600.0,
         metavar="S",
         help="close sessions idle for S seconds (default 600; 0 = never)",
     )
     serve.add_argument(
         "--info-interval",
-        type=_positive_seconds,
+        type=argtypes.positive_seconds,
         default=1.0,
         metavar="S",
         help="seconds between progress messages within a long iteration (default 1)",
     )
     serve.add_argument(
         "--default-movetime",
-        type=_positive_seconds,
+        type=argtypes.positive_seconds,
         default=1.0,
         metavar="S",
         help="move time of a search that sets no limit (default 1)",
@@ -283,7 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
             help="prove the exact value (search to the end of the game; other limits still apply)",
         )
         analyse.add_argument(
-            "--multipv", type=_positive_int, default=1, help="lines with exact scores"
+            "--multipv", type=argtypes.positive_int, default=1, help="lines with exact scores"
         )
         analyse.add_argument(
             "--search-moves", nargs="+", metavar="MOVE", help="only consider these moves"

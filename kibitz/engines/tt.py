@@ -75,10 +75,6 @@ class TranspositionTable:
         self.probes = 0
         self.hits = 0
 
-    @classmethod
-    def from_mb(cls, megabytes: int) -> TranspositionTable:
-        return cls(entries_for_mb(megabytes))
-
     def clear(self) -> None:
         self.slots = [None] * self.size
         self.generation = 0

@@ -76,7 +76,7 @@ def test_sizes_and_disabled_table() -> None:
     off = TranspositionTable(0)
     off.store(1, 1, 1, EXACT, None, 0)
     assert off.probe(1) is None and off.hashfull() == 0
-    tt = TranspositionTable.from_mb(1)
+    tt = TranspositionTable(entries_for_mb(1))
     tt.store(7, 1, 1, EXACT, None, 0)
     tt.clear()
     assert tt.probe(7) is None
