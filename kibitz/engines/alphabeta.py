@@ -23,10 +23,19 @@ import sys
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from kibitz.engines import kernels
 from kibitz.engines.base import Engine, OptionSpec, SearchContext
 from kibitz.engines.ordering import QuietMoveOrdering
 from kibitz.engines.timeman import TimeManager
-from kibitz.engines.tt import EXACT, LOWER, PROVEN, UPPER, TranspositionTable, entries_for_mb
+from kibitz.engines.tt import (
+    ENTRY_BYTES,
+    EXACT,
+    LOWER,
+    PROVEN,
+    UPPER,
+    TranspositionTable,
+    entries_for_mb,
+)
 from kibitz.engines.types import (
     MAX_PLY,
     WIN,
@@ -46,6 +55,8 @@ CLAMP = WIN_THRESHOLD - 1
 """Heuristic values are clamped into [-CLAMP, CLAMP], away from win/loss scores."""
 CHECK_EVERY = 512
 """Nodes between two polls of the clock and the stop signal."""
+KERNEL_CHECK_EVERY = 8192
+"""The same for a compiled kernel, which visits nodes about 100 times as fast."""
 ASPIRATION_GROWTH = 4
 """Factor by which an aspiration window widens after a fail."""
 QUICK_WIN_PLIES = 15
@@ -151,8 +162,8 @@ class AlphaBeta(Engine):
             "Hash",
             "spin",
             16,
-            "Transposition table size in MB (about 160 bytes per entry); 0 = no table. "
-            "Kept between searches; cleared on new game.",
+            "Transposition table size in MB (about 160 bytes per entry, 24 with the "
+            "compiled kernel); 0 = no table. Kept between searches; cleared on new game.",
             min=0,
             max=4096,
         ),
@@ -202,6 +213,14 @@ class AlphaBeta(Engine):
             "them: immediate wins, forced/non-losing moves, and the bound they imply "
             "(no win before the move after next).",
         ),
+        OptionSpec(
+            "Kernel",
+            "check",
+            True,
+            "Search with the compiled kernel where the game has one (Connect Four): the "
+            "same nodes, values and lines as the pure-Python search, about 50 times as "
+            "fast. Off = the pure-Python reference search.",
+        ),
     )
 
     def __init__(
@@ -210,28 +229,36 @@ class AlphaBeta(Engine):
         """`tt_entries` (a test hook) fixes the table's slot count, 0 = no table at all."""
         super().__init__(options)
         self._tt_entries_override = tt_entries
-        self._tt = TranspositionTable(self._wanted_entries())
+        self._tt: TranspositionTable | kernels.NativeTable | None = None  # made by search()
+        self._kernel: Any = None
         self._ordering = QuietMoveOrdering()
 
     @classmethod
     def supports(cls, game_cls: type[Game]) -> bool:
         return game_cls.players == 2 and not game_cls.has_chance
 
-    def _wanted_entries(self) -> int:
-        if self._tt_entries_override is not None:
-            return self._tt_entries_override
-        return entries_for_mb(int(self.options["Hash"]))
+    def _table(self, native: bool) -> TranspositionTable | kernels.NativeTable:
+        """The table kept between searches, replaced when its kind or size should change."""
+        kind = kernels.NativeTable if native else TranspositionTable
+        entries = self._tt_entries_override
+        if entries is None:
+            megabytes = int(self.options["Hash"])
+            entries = entries_for_mb(megabytes, kernels.ENTRY_BYTES if native else ENTRY_BYTES)
+        if type(self._tt) is not kind or self._tt.size != entries:
+            self._tt = kind(entries)
+        return self._tt
 
     def new_game(self) -> None:
-        self._tt = TranspositionTable(self._wanted_entries())
+        self._tt = None
         self._ordering.clear()
 
     # -- the search entry point -------------------------------------------------------------
 
     def search(self, state: Game, limits: Limits, context: SearchContext) -> Result:
-        if self._tt.size != self._wanted_entries():
-            self._tt = TranspositionTable(self._wanted_entries())
-        tt = self._tt
+        options = self.options
+        game = type(state)
+        kernel = kernels.kernel_for(game) if options["Kernel"] else None
+        tt = self._table(native=kernel is not None)
         tt.new_search()
 
         self._state = state
@@ -247,9 +274,7 @@ class AlphaBeta(Engine):
         self._tt_probe = tt.probe
         self._tt_store = tt.store
         self._iter_depth = 0
-        options = self.options
         self._pvs = options["PVS"]
-        game = type(state)
         self._ordering.new_search(
             use_killers=options["Killers"] and not game.strong_move_order,
             use_history=options["History"] and not game.strong_move_order,
@@ -261,6 +286,12 @@ class AlphaBeta(Engine):
             and game.has_hook("non_losing_moves")
         )
         self._symmetry = options["GameHooks"] and game.has_hook("symmetric_key")
+        self._check_every = CHECK_EVERY
+        self._child_search = self._search
+        if kernel is not None:
+            self._kernel = self._start_kernel(kernel, tt)
+            self._child_search = self._kernel_search
+            self._check_every = KERNEL_CHECK_EVERY
         self._live: tuple[int, Score, list[Move]] | None = None
         self._last_info = 0.0
 
@@ -269,9 +300,9 @@ class AlphaBeta(Engine):
         max_depth = self._max_ply
         if not infinite and limits.depth is not None:
             max_depth = max(1, min(max_depth, limits.depth))
-        self._next_check = CHECK_EVERY
+        self._next_check = self._check_every
         if self._node_limit is not None:
-            self._next_check = min(self._node_limit, CHECK_EVERY)
+            self._next_check = min(self._node_limit, self._check_every)
 
         if state.is_terminal():
             return self._terminal_result(state)
@@ -311,11 +342,13 @@ class AlphaBeta(Engine):
             "solved": 1.0 if solved else 0.0,
             "hashfull": float(tt.hashfull()),
             "nps": self._nodes / elapsed if elapsed > 0 else 0.0,
+            "kernel": 1.0 if kernel is not None else 0.0,
         }
         if len(iteration_nodes) >= 2 and iteration_nodes[-2] > 0:
             stats["ebf"] = iteration_nodes[-1] / iteration_nodes[-2]
         root_moves = [RootMove(line.move, line.to_score(), list(line.pv)) for line in completed]
         self._state = None  # type: ignore[assignment]
+        self._kernel = None
         return Result(
             best_move=best.move,
             score=root_moves[0].score,
@@ -535,7 +568,7 @@ class AlphaBeta(Engine):
         """
         self._nodes += 1
         state = self._state
-        search = self._search
+        search = self._child_search
         pv = self._pv
         k = self._multipv
         exact: list[int] = []
@@ -707,6 +740,46 @@ class AlphaBeta(Engine):
         self._tt_store(key, PROVEN if self._horizon == h0 else depth, best, bound, best_move, ply)
         return best
 
+    # -- the compiled kernel ----------------------------------------------------------------
+
+    def _start_kernel(self, kernel_class: Any, table: kernels.NativeTable) -> Any:
+        kernel = kernel_class(table, self._kernel_poll)
+        kernel.pvs = self._pvs
+        kernel.hooks = self._hooks
+        kernel.symmetry = self._symmetry
+        kernel.quiescence = self._use_quiescence
+        kernel.max_ply = self._max_ply
+        return kernel
+
+    def _kernel_search(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """`_search` by the kernel: the counters go in and come back out, even on a stop."""
+        kernel = self._kernel
+        kernel.nodes = self._nodes
+        kernel.next_check = self._next_check
+        kernel.seldepth = self._seldepth
+        kernel.horizon = self._horizon
+        kernel.cutoffs = self._cutoffs
+        kernel.first_cutoffs = self._first_cutoffs
+        try:
+            value = kernel.search(self._state, depth, alpha, beta, ply)
+        finally:
+            self._nodes = kernel.nodes
+            self._next_check = kernel.next_check
+            self._seldepth = kernel.seldepth
+            self._horizon = kernel.horizon
+            self._cutoffs = kernel.cutoffs
+            self._first_cutoffs = kernel.first_cutoffs
+        self._pv[ply] = kernel.line(ply)
+        return value
+
+    def _kernel_poll(self, ply: int) -> None:
+        """`_check` for the kernel, which keeps its own node counter meanwhile."""
+        kernel = self._kernel
+        self._nodes = kernel.nodes
+        self._seldepth = kernel.seldepth
+        self._check(ply)
+        kernel.next_check = self._next_check
+
     def _quiesce(self, alpha: int, beta: int, ply: int) -> int:
         pv = self._pv
         pv[ply] = ()
@@ -769,7 +842,7 @@ class AlphaBeta(Engine):
                 self._report(depth, score, line, 1, elapsed)
             except Exception as exc:
                 raise _Abort(ply, "error", exc) from exc
-        following = nodes + CHECK_EVERY
+        following = nodes + self._check_every
         if limit is not None and nodes < limit < following:
             following = limit
         self._next_check = following
@@ -804,14 +877,11 @@ class AlphaBeta(Engine):
 
     def _table_move(self, state: Game) -> Move | None:
         """The table's best move for `state`, in the position's own orientation."""
-        tt = self._tt
-        if not tt.size:
-            return None
         key, mirrored = self._table_key(state)
-        entry = tt.slots[key % tt.size]
-        if entry is None or entry[0] != key or entry[4] is None:
-            return None
-        return state.mirror_move(entry[4]) if mirrored else entry[4]
+        move = self._tt.best_move(key)
+        if move is None or not mirrored:
+            return move
+        return state.mirror_move(move)
 
     def _extend_pv(self, pv: list[Move], depth: int) -> list[Move]:
         """Follow transposition-table moves past the end of `pv` (legality-checked)."""

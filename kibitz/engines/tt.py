@@ -31,11 +31,11 @@ KEY, DEPTH, SCORE, BOUND, MOVE, GENERATION = range(6)
 Entry = tuple[int, int, int, int, Move | None, int]
 
 
-def entries_for_mb(megabytes: int) -> int:
-    """Number of slots that fit in `megabytes` MB; 0 MB means no table."""
+def entries_for_mb(megabytes: int, entry_bytes: int = ENTRY_BYTES) -> int:
+    """Number of slots of `entry_bytes` that fit in `megabytes` MB; 0 MB means no table."""
     if megabytes <= 0:
         return 0
-    return max(1, megabytes * 1024 * 1024 // ENTRY_BYTES)
+    return max(1, megabytes * 1024 * 1024 // entry_bytes)
 
 
 def to_tt(score: int, ply: int) -> int:
@@ -120,6 +120,15 @@ class TranspositionTable:
         elif score <= -WIN_THRESHOLD:
             score -= ply
         slots[index] = (key, depth, score, bound, move, self.generation)
+
+    def best_move(self, key: int) -> Move | None:
+        """The stored move for `key`, or None; not counted as a probe."""
+        if not self.size:
+            return None
+        entry = self.slots[key % self.size]
+        if entry is None or entry[0] != key:
+            return None
+        return entry[4]
 
     def hashfull(self) -> int:
         """Permille of the first 1000 slots holding an entry of the current generation."""

@@ -24,10 +24,10 @@ _COLUMN = tuple(((1 << HEIGHT) - 1) << (_STRIDE * col) for col in range(WIDTH))
 _BOTTOM_ROW = sum(_BOTTOM)
 _BOARD = sum(_COLUMN)
 
-_ORDER = (3, 2, 4, 1, 5, 0, 6)
+CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)
 """Centre-first column order."""
 
-_CELL_WEIGHTS = (
+CELL_WEIGHTS = (
     (3, 4, 5, 7, 5, 4, 3),
     (4, 6, 8, 10, 8, 6, 4),
     (5, 8, 11, 13, 11, 8, 5),
@@ -36,20 +36,20 @@ _CELL_WEIGHTS = (
     (3, 4, 5, 7, 5, 4, 3),
 )
 """Number of possible fours through each cell (rows bottom to top)."""
-_WEIGHT_MASKS = tuple(
+WEIGHT_MASKS = tuple(
     (
         weight,
         sum(
             1 << (_STRIDE * col + row)
             for row in range(HEIGHT)
             for col in range(WIDTH)
-            if _CELL_WEIGHTS[row][col] == weight
+            if CELL_WEIGHTS[row][col] == weight
         ),
     )
-    for weight in sorted({w for row in _CELL_WEIGHTS for w in row})
+    for weight in sorted({w for row in CELL_WEIGHTS for w in row})
 )
-_THREAT_VALUE = 30
-_CAN_WIN_NOW = 5_000
+THREAT_VALUE = 30
+CAN_WIN_NOW = 5_000
 """evaluate() when the side to move has an immediate win (search should find it anyway)."""
 
 _SEPARATORS = re.compile(r"[\s,]+")
@@ -115,7 +115,7 @@ def _line_ends(stones: int) -> int:
 
 def _columns(bits: int) -> list[int]:
     """Columns (in centre-first order) having a bit in `bits`."""
-    return [col for col in _ORDER if bits & _COLUMN[col]]
+    return [col for col in CENTRE_FIRST if bits & _COLUMN[col]]
 
 
 def _mirror(bits: int) -> int:
@@ -132,14 +132,14 @@ _MIRROR_BIT = {
 }
 
 
-_TIEBREAK_COLUMNS = tuple((7 - rank, _COLUMN[col]) for rank, col in enumerate(_ORDER))
+_TIEBREAK_COLUMNS = tuple((7 - rank, _COLUMN[col]) for rank, col in enumerate(CENTRE_FIRST))
 """(tiebreak, column mask) in centre-first order; a larger tiebreak sorts first."""
-_TIEBREAK_COLUMN = {7 - rank: col for rank, col in enumerate(_ORDER)}
+_TIEBREAK_COLUMN = {7 - rank: col for rank, col in enumerate(CENTRE_FIRST)}
 _COLUMN_OF_CELL = {1 << (_STRIDE * col + row): col for col in range(WIDTH) for row in range(HEIGHT)}
 
 
 def _weight(stones: int) -> int:
-    return sum(weight * (stones & cells).bit_count() for weight, cells in _WEIGHT_MASKS)
+    return sum(weight * (stones & cells).bit_count() for weight, cells in WEIGHT_MASKS)
 
 
 class ConnectFour(Game):
@@ -274,6 +274,10 @@ class ConnectFour(Game):
         mirrored = self._mirror_current + self._mirror_mask
         return (mirrored, True) if mirrored < key else (key, False)
 
+    def bitboards(self) -> tuple[int, int]:
+        """(`current`, `mask`): the stones of the side to move and all stones (module docstring)."""
+        return self._current, self._mask
+
     def mirror_move(self, move: Move) -> Move:
         """The column's mirror image."""
         return WIDTH - 1 - move
@@ -322,10 +326,10 @@ class ConnectFour(Game):
         mine, theirs = self._current, self._current ^ mask
         my_threats = _winning_cells(mine, mask)
         if my_threats & self._possible() and not self._won:
-            return _CAN_WIN_NOW
+            return CAN_WIN_NOW
         their_threats = _winning_cells(theirs, mask)
         threat_diff = my_threats.bit_count() - their_threats.bit_count()
-        return _THREAT_VALUE * threat_diff + _weight(mine) - _weight(theirs)
+        return THREAT_VALUE * threat_diff + _weight(mine) - _weight(theirs)
 
     def ordered_moves(self) -> list[Move]:
         """Centre first, then stably by the number of cells the move lets the mover win at."""

@@ -361,10 +361,13 @@ def test_clock_limit_with_a_fake_clock() -> None:
     game.undo()
 
 
-def test_periodic_info_during_an_iteration() -> None:
+@pytest.mark.parametrize("kernel", [False, True])
+def test_periodic_info_during_an_iteration(kernel: bool) -> None:
     game = ConnectFour.from_position("")
     clock = FakeClock(0.01)
-    result, infos = run(game, Limits(depth=9), clock=clock, info_interval=0.02)
+    engine = AlphaBeta({"Kernel": kernel})
+    depth = 12 if kernel else 9  # the kernel polls every 8192 nodes, Python every 512
+    result, infos = run(game, Limits(depth=depth), engine, clock=clock, info_interval=0.02)
     assert len(infos) > result.depth  # more than the one report per completed depth
     times = [info.time for info in infos]
     assert times == sorted(times)

@@ -1,10 +1,10 @@
 """Every search enhancement is value-neutral: switching one off changes no root value.
 
-Each option of AlphaBeta (table, aspiration, PVS, killers, history, quiescence, game hooks)
-is turned off in turn; the root score (kind, value, plies, bound) must be identical to the
-default engine's and to a brute-force reference: plain negamax at fixed depths on random
-trees (no transpositions, so a table cannot legitimately change a depth-limited value),
-exact values on tic-tac-toe, Nim and published Connect Four positions.
+Each option of AlphaBeta (table, aspiration, PVS, killers, history, quiescence, game hooks,
+compiled kernel) is turned off in turn; the root score (kind, value, plies, bound) must be
+identical to the default engine's and to a brute-force reference: plain negamax at fixed
+depths on random trees (no transpositions, so a table cannot legitimately change a
+depth-limited value), exact values on tic-tac-toe, Nim and published Connect Four positions.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ OFF = [
     pytest.param({"History": False}, id="History=false"),
     pytest.param({"Quiescence": False}, id="Quiescence=false"),
     pytest.param({"GameHooks": False}, id="GameHooks=false"),
+    pytest.param({"Kernel": False}, id="Kernel=false"),
 ]
 """Quiescence=false only changes values where there are noisy moves: those games use none."""
 

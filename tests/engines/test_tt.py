@@ -1,7 +1,14 @@
-"""The transposition table: storage, replacement, mate-score shifting, fill."""
+"""The transposition tables: storage, replacement, mate-score shifting, fill.
+
+Each test runs on the Python table and on its C twin used by the compiled kernels, which
+must behave identically (moves are small integers, as the C table requires).
+"""
 
 from __future__ import annotations
 
+import pytest
+
+from kibitz.engines import kernels
 from kibitz.engines.tt import (
     ENTRY_BYTES,
     EXACT,
@@ -15,20 +22,29 @@ from kibitz.engines.tt import (
 )
 from kibitz.engines.types import WIN
 
+TABLES = [
+    pytest.param(TranspositionTable, id="python"),
+    pytest.param(kernels.NativeTable, id="native"),
+]
 
-def test_store_and_probe() -> None:
-    tt = TranspositionTable(64)
+
+@pytest.mark.parametrize("table", TABLES)
+def test_store_and_probe(table) -> None:
+    tt = table(64)
     tt.new_search()
     assert tt.probe(5) is None
-    tt.store(5, 3, 42, EXACT, "m", ply=7)
+    tt.store(5, 3, 42, EXACT, 6, ply=7)
     key, depth, score, bound, move, generation = tt.probe(5)
-    assert (key, depth, score, bound, move, generation) == (5, 3, 42, EXACT, "m", 1)
+    assert (key, depth, score, bound, move, generation) == (5, 3, 42, EXACT, 6, 1)
     assert tt.probe(5 + 64) is None  # same slot, other key
     assert (tt.probes, tt.hits) == (3, 1)
+    assert tt.best_move(5) == 6 and tt.best_move(5 + 64) is None
+    assert (tt.probes, tt.hits) == (3, 1)  # best_move is not a probe
 
 
-def test_win_scores_are_stored_relative_to_the_node() -> None:
-    tt = TranspositionTable(8)
+@pytest.mark.parametrize("table", TABLES)
+def test_win_scores_are_stored_relative_to_the_node(table) -> None:
+    tt = table(8)
     win_in_9_from_root = WIN - 9
     tt.store(1, 4, win_in_9_from_root, LOWER, None, ply=4)
     stored = tt.probe(1)[2]
@@ -39,24 +55,26 @@ def test_win_scores_are_stored_relative_to_the_node() -> None:
     assert to_tt(123, 9) == 123 and from_tt(-123, 9) == -123
 
 
-def test_replacement_policy() -> None:
-    tt = TranspositionTable(1)
+@pytest.mark.parametrize("table", TABLES)
+def test_replacement_policy(table) -> None:
+    tt = table(1)
     tt.new_search()
-    tt.store(1, 5, 10, EXACT, "a", 0)
-    tt.store(2, 4, 20, EXACT, "b", 0)  # shallower, same generation: kept out
+    tt.store(1, 5, 10, EXACT, 1, 0)
+    tt.store(2, 4, 20, EXACT, 2, 0)  # shallower, same generation: kept out
     assert tt.probe(1) is not None and tt.probe(2) is None
-    tt.store(2, 5, 20, EXACT, "b", 0)  # as deep: replaces
+    tt.store(2, 5, 20, EXACT, 2, 0)  # as deep: replaces
     assert tt.probe(2)[2] == 20
     tt.store(2, 1, 30, UPPER, None, 0)  # same key: always, keeping the old move
-    assert tt.probe(2)[1:5] == (1, 30, UPPER, "b")
-    tt.store(3, PROVEN, 0, EXACT, "c", 0)
+    assert tt.probe(2)[1:5] == (1, 30, UPPER, 2)
+    tt.store(3, PROVEN, 0, EXACT, 3, 0)
     tt.new_search()
-    tt.store(4, 1, 0, EXACT, "d", 0)  # older generation: replaced even if deeper
+    tt.store(4, 1, 0, EXACT, 4, 0)  # older generation: replaced even if deeper
     assert tt.probe(4)[1] == 1
 
 
-def test_hashfull_counts_the_current_generation() -> None:
-    tt = TranspositionTable(2000)
+@pytest.mark.parametrize("table", TABLES)
+def test_hashfull_counts_the_current_generation(table) -> None:
+    tt = table(2000)
     tt.new_search()
     assert tt.hashfull() == 0
     for key in range(0, 500):
@@ -64,19 +82,24 @@ def test_hashfull_counts_the_current_generation() -> None:
     assert tt.hashfull() == 500
     tt.new_search()
     assert tt.hashfull() == 0
-    small = TranspositionTable(10)
+    small = table(10)
     small.new_search()
     small.store(3, 1, 0, EXACT, None, 0)
     assert small.hashfull() == 100
 
 
-def test_sizes_and_disabled_table() -> None:
+@pytest.mark.parametrize("table", TABLES)
+def test_sizes_and_disabled_table(table) -> None:
     assert entries_for_mb(1) > 1000
     assert entries_for_mb(16) == 16 * 1024 * 1024 // ENTRY_BYTES
-    off = TranspositionTable(0)
+    assert entries_for_mb(16, kernels.ENTRY_BYTES) == 16 * 1024 * 1024 // 24
+    assert entries_for_mb(0, kernels.ENTRY_BYTES) == 0
+    off = table(0)
     off.store(1, 1, 1, EXACT, None, 0)
-    assert off.probe(1) is None and off.hashfull() == 0
-    tt = TranspositionTable(entries_for_mb(1))
+    assert off.probe(1) is None and off.hashfull() == 0 and off.best_move(1) is None
+    tt = table(entries_for_mb(1))
     tt.store(7, 1, 1, EXACT, None, 0)
     tt.clear()
     assert tt.probe(7) is None
+    with pytest.raises(ValueError, match="entries must be >= 0"):
+        table(-1)

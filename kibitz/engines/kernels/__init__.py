@@ -1,0 +1,38 @@
+"""Compiled search kernels: one game's node search in C, behind AlphaBeta's interface.
+
+A kernel performs exactly the search of `AlphaBeta._search` and `_quiesce` (same nodes, same
+values, same lines) for one game's state layout, over a `NativeTable` (the table of `tt.py`
+in C). AlphaBeta searches each root move's subtree with it when the option Kernel is on and
+the game has one. The pure-Python search stays the reference the kernels are tested against.
+
+The extensions are built at install time (`setup.py`); where they could not be built
+`available()` is False and every search is pure Python.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kibitz.games.base import Game
+
+try:
+    from kibitz.engines.kernels._connect4 import Connect4Search
+    from kibitz.engines.kernels._table import ENTRY_BYTES, NativeTable
+except ImportError:  # pragma: no cover - only without a C compiler at install time
+    Connect4Search = NativeTable = None  # type: ignore[assignment,misc]
+    ENTRY_BYTES = 0
+
+_KERNELS: dict[str, Any] = {"connect4": Connect4Search} if Connect4Search is not None else {}
+
+
+def available() -> bool:
+    """Whether the compiled kernels were built."""
+    return bool(_KERNELS)
+
+
+def kernel_for(game: type[Game]) -> Any | None:
+    """The kernel class searching `game` (a class with `search` and `line`), or None."""
+    return _KERNELS.get(game.name)
+
+
+__all__ = ["ENTRY_BYTES", "NativeTable", "available", "kernel_for"]

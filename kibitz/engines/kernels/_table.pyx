@@ -1,0 +1,106 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The transposition table of `tt.py` in C: the same slots, replacement and statistics.
+
+For the compiled search kernels, which probe and store without Python objects; Python code
+(the root, principal-variation extension, Info) uses the same methods as `TranspositionTable`.
+Moves are small integers (-1 stands for None), keys unsigned 64-bit integers.
+"""
+
+from cpython.mem cimport PyMem_Calloc, PyMem_Free
+from libc.string cimport memset
+
+from kibitz.engines.types import WIN_THRESHOLD as _WIN_THRESHOLD
+
+ENTRY_BYTES = sizeof(Entry)
+"""Memory of one slot."""
+
+cdef int WIN_THRESHOLD = _WIN_THRESHOLD
+
+
+cdef class NativeTable:
+    """Depth-preferred, generation-aware, one entry per slot (see `TranspositionTable`)."""
+
+    def __cinit__(self, Py_ssize_t entries):
+        if entries < 0:
+            raise ValueError(f"entries must be >= 0, got {entries}")
+        self.size = entries
+        self.slots = <Entry*> PyMem_Calloc(max(entries, 1), sizeof(Entry))
+        if self.slots == NULL:
+            raise MemoryError(f"no memory for a table of {entries} entries")
+
+    def __dealloc__(self):
+        PyMem_Free(self.slots)
+
+    def clear(self) -> None:
+        memset(self.slots, 0, max(self.size, 1) * sizeof(Entry))
+        self.generation = 0
+        self.probes = 0
+        self.hits = 0
+
+    def new_search(self) -> None:
+        """Start a new generation (entries of earlier searches become replaceable)."""
+        self.generation += 1
+        self.probes = 0
+        self.hits = 0
+
+    cdef Entry* lookup(self, uint64_t key) noexcept:
+        if self.size == 0:
+            return NULL
+        self.probes += 1
+        cdef Entry* entry = &self.slots[key % <uint64_t> self.size]
+        if entry.bound != 0 and entry.key == key:
+            self.hits += 1
+            return entry
+        return NULL
+
+    cdef void put(self, uint64_t key, int depth, int score, int bound, int move, int ply) noexcept:
+        if self.size == 0:
+            return
+        cdef Entry* old = &self.slots[key % <uint64_t> self.size]
+        if old.bound != 0:
+            if old.key == key:
+                if move < 0:
+                    move = old.move
+            elif old.generation == self.generation and depth < old.depth:
+                return
+        if score >= WIN_THRESHOLD:
+            score += ply
+        elif score <= -WIN_THRESHOLD:
+            score -= ply
+        old.key = key
+        old.depth = depth
+        old.score = score
+        old.bound = bound
+        old.move = move
+        old.generation = self.generation
+
+    def probe(self, uint64_t key):
+        """(key, depth, score, bound, move, generation) for `key`, or None."""
+        cdef Entry* entry = self.lookup(key)
+        if entry == NULL:
+            return None
+        move = None if entry.move < 0 else entry.move
+        return (entry.key, entry.depth, entry.score, entry.bound, move, entry.generation)
+
+    def store(self, uint64_t key, int depth, int score, int bound, move, int ply) -> None:
+        """Store a root-relative `score` searched at `ply` (see `TranspositionTable.store`)."""
+        self.put(key, depth, score, bound, -1 if move is None else move, ply)
+
+    def best_move(self, uint64_t key):
+        """The stored move for `key`, or None; not counted as a probe."""
+        if self.size == 0:
+            return None
+        cdef Entry* entry = &self.slots[key % <uint64_t> self.size]
+        if entry.bound == 0 or entry.key != key or entry.move < 0:
+            return None
+        return entry.move
+
+    def hashfull(self) -> int:
+        """Permille of the first 1000 slots holding an entry of the current generation."""
+        cdef Py_ssize_t sample = min(1000, self.size), used = 0, i
+        if sample == 0:
+            return 0
+        for i in range(sample):
+            if self.slots[i].bound != 0 and self.slots[i].generation == self.generation:
+                used += 1
+        return used * 1000 // sample

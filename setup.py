@@ -1,0 +1,27 @@
+"""Builds the compiled search kernels (Cython); all other metadata is in pyproject.toml.
+
+The extensions are optional: without a C compiler kibitz installs and runs on its
+pure-Python search (the option Kernel then has no effect), which is also the reference
+the kernels are tested against.
+"""
+
+import platform
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+FLAGS = ["-O3"]
+if platform.machine() in ("x86_64", "AMD64"):
+    FLAGS.append("-mpopcnt")  # one instruction for __builtin_popcountll
+
+KERNELS = [
+    Extension(
+        f"kibitz.engines.kernels.{name}",
+        [f"kibitz/engines/kernels/{name}.pyx"],
+        extra_compile_args=FLAGS,
+        optional=True,
+    )
+    for name in ("_table", "_connect4")
+]
+
+setup(ext_modules=cythonize(KERNELS, compiler_directives={"language_level": 3}))
