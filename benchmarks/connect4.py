@@ -136,9 +136,10 @@ def spread(count: int, total: int) -> list[int]:
 def solve_ours(engine: AlphaBeta, moves: str, cap: float) -> Answer:
     """Solve `moves` from an empty table; `seconds` is the wall time of `search()` alone.
 
-    `new_game()` allocates a fresh table (a list of ~420k slots for 64 MB); the collection
-    right after it, part of the untimed set-up, moves that list out of the young generation:
-    otherwise the garbage collector's first passes over it (about 3 ms) land in the search.
+    `new_game()` empties the table (the native table's memset touches every page; the
+    Python table gets a fresh list of ~420k slots for 64 MB). The collection right after it,
+    part of the untimed set-up, moves that list out of the young generation: otherwise the
+    garbage collector's first passes over it (about 3 ms) land in the search.
     """
     engine.new_game()
     state = ConnectFour.from_position(moves)
@@ -213,6 +214,7 @@ def run_set(
     )
 
     engine = AlphaBeta({"Hash": HASH_MB})
+    engine.search(ConnectFour(), Limits(depth=1), SearchContext())  # allocates the table
     ours = SolverRun("kibitz", our_cap)
     exact = 0
     for moves, expected in positions:

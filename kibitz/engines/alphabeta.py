@@ -249,7 +249,8 @@ class AlphaBeta(Engine):
         return self._tt
 
     def new_game(self) -> None:
-        self._tt = None
+        if self._tt is not None:
+            self._tt.clear()
         self._ordering.clear()
 
     # -- the search entry point -------------------------------------------------------------

@@ -154,8 +154,10 @@ def test_tables_follow_the_option_and_new_game() -> None:
     engine.set_options({"Kernel": False})
     run(ConnectFour.from_position("44"), Limits(depth=6), engine)
     assert not isinstance(engine._tt, kernels.NativeTable)
+    table = engine._tt
+    table.store(7, 1, 0, 1, None, 0)
     engine.new_game()
-    assert engine._tt is None
+    assert engine._tt is table and table.probe(7) is None
 
 
 class ReporterStop:

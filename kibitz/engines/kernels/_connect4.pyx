@@ -18,7 +18,13 @@ by `poll` leaves nothing to undo here.
 from libc.limits cimport INT_MIN
 from libc.stdint cimport uint64_t
 
-from kibitz.engines.kernels._table cimport Entry, NativeTable
+from kibitz.engines.kernels._table cimport (
+    Entry,
+    NativeTable,
+    table_lookup,
+    table_prefetch,
+    table_store,
+)
 
 from kibitz.engines import tt as _tt
 from kibitz.engines import types as _types
@@ -293,7 +299,7 @@ cdef class Connect4Search:
             if mirror_key < key:
                 key = mirror_key
                 mirrored = True
-        cdef Entry* entry = self.table.lookup(key)
+        cdef Entry* entry = table_lookup(self.table, key)
         cdef int tt_move = -1, score, bound
         if entry != NULL:
             tt_move = entry.move
@@ -315,6 +321,8 @@ cdef class Connect4Search:
                         self.horizon += 1
                     return score
 
+        if depth > 1:
+            self.prefetch_children()
         cdef long long h0 = self.horizon
         cdef int moves[WIDTH]
         cdef int count, i, floor
@@ -373,7 +381,9 @@ cdef class Connect4Search:
             bound = EXACT
         if mirrored and best_move >= 0:
             best_move = WIDTH - 1 - best_move
-        self.table.put(key, PROVEN if self.horizon == h0 else depth, best, bound, best_move, ply)
+        table_store(
+            self.table, key, PROVEN if self.horizon == h0 else depth, best, bound, best_move, ply
+        )
         return best
 
     cdef int _quiesce(self, int alpha, int beta, int ply) except? INT_MIN:
@@ -390,6 +400,21 @@ cdef class Connect4Search:
             self.seldepth = ply
         self.horizon += 1
         return self.evaluate()
+
+    cdef inline void prefetch_children(self) noexcept:
+        """Start loading every child's table slot, so the children's probes find them cached."""
+        cdef uint64_t possible = self.possible(), bit, key, mirror_key
+        cdef uint64_t theirs = self.current ^ self.mask
+        cdef uint64_t mirror_theirs = self.mirror_current ^ self.mirror_mask
+        while possible:
+            bit = possible & (~possible + 1)
+            possible ^= bit
+            key = theirs + (self.mask | bit)
+            if self.symmetry:
+                mirror_key = mirror_theirs + (self.mirror_mask | MIRROR_BIT[lowest_bit(bit)])
+                if mirror_key < key:
+                    key = mirror_key
+            table_prefetch(self.table, key)
 
     cdef inline void set_line(self, int ply, int move) noexcept:
         """pv[ply] = (move, *pv[ply + 1])."""

@@ -10,12 +10,65 @@ ctypedef struct Entry:
     int8_t move        # -1 = no move
 
 
+cdef extern from *:
+    void prefetch "__builtin_prefetch"(const void*) nogil
+
+
 cdef class NativeTable:
     cdef Entry* slots
+    cdef size_t bytes
     cdef readonly Py_ssize_t size
     cdef public uint32_t generation
     cdef public long long probes
     cdef public long long hits
+    cdef int win_threshold  # types.WIN_THRESHOLD: scores beyond it are shifted by the ply
 
-    cdef Entry* lookup(self, uint64_t key) noexcept
-    cdef void put(self, uint64_t key, int depth, int score, int bound, int move, int ply) noexcept
+
+# The hot paths, inline in the kernels that cimport them.
+
+
+cdef inline Entry* table_slot(NativeTable table, uint64_t key) noexcept:
+    return &table.slots[key % <uint64_t> table.size]
+
+
+cdef inline void table_prefetch(NativeTable table, uint64_t key) noexcept:
+    """Start loading `key`'s slot into the cache (a search soon probes it)."""
+    if table.size:
+        prefetch(table_slot(table, key))
+
+
+cdef inline Entry* table_lookup(NativeTable table, uint64_t key) noexcept:
+    """The entry for `key`, or NULL; counted in `probes` and `hits` (`TranspositionTable.probe`)."""
+    if table.size == 0:
+        return NULL
+    table.probes += 1
+    cdef Entry* entry = table_slot(table, key)
+    if entry.bound != 0 and entry.key == key:
+        table.hits += 1
+        return entry
+    return NULL
+
+
+cdef inline void table_store(
+    NativeTable table, uint64_t key, int depth, int score, int bound, int move, int ply
+) noexcept:
+    """`TranspositionTable.store`; `move` -1 stands for None."""
+    if table.size == 0:
+        return
+    cdef Entry* old = table_slot(table, key)
+    if old.bound != 0:
+        if old.key == key:
+            if move < 0:
+                move = old.move
+        elif old.generation == table.generation and depth < old.depth:
+            return
+    if score >= table.win_threshold:
+        score += ply
+    elif score <= -table.win_threshold:
+        score -= ply
+    old.key = key
+    old.depth = depth
+    old.score = score
+    old.bound = bound
+    old.move = move
+    old.generation = table.generation

@@ -1,20 +1,20 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The transposition table of `tt.py` in C: the same slots, replacement and statistics.
 
-For the compiled search kernels, which probe and store without Python objects; Python code
-(the root, principal-variation extension, Info) uses the same methods as `TranspositionTable`.
-Moves are small integers (-1 stands for None), keys unsigned 64-bit integers.
+For the compiled search kernels, which probe and store through the inline functions of
+`_table.pxd` without Python objects; Python code (the root, principal-variation extension,
+Info) uses the same methods as `TranspositionTable`. Moves are small integers (-1 stands for
+None), keys unsigned 64-bit integers.
 """
 
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
 from libc.string cimport memset
 
-from kibitz.engines.types import WIN_THRESHOLD as _WIN_THRESHOLD
+from kibitz.engines.types import WIN_THRESHOLD
+
 
 ENTRY_BYTES = sizeof(Entry)
 """Memory of one slot."""
-
-cdef int WIN_THRESHOLD = _WIN_THRESHOLD
 
 
 cdef class NativeTable:
@@ -24,7 +24,9 @@ cdef class NativeTable:
         if entries < 0:
             raise ValueError(f"entries must be >= 0, got {entries}")
         self.size = entries
-        self.slots = <Entry*> PyMem_Calloc(max(entries, 1), sizeof(Entry))
+        self.win_threshold = WIN_THRESHOLD
+        self.bytes = max(entries, 1) * sizeof(Entry)
+        self.slots = <Entry*> PyMem_Calloc(self.bytes, 1)  # zero-filled: every slot empty
         if self.slots == NULL:
             raise MemoryError(f"no memory for a table of {entries} entries")
 
@@ -32,7 +34,7 @@ cdef class NativeTable:
         PyMem_Free(self.slots)
 
     def clear(self) -> None:
-        memset(self.slots, 0, max(self.size, 1) * sizeof(Entry))
+        memset(self.slots, 0, self.bytes)
         self.generation = 0
         self.probes = 0
         self.hits = 0
@@ -43,40 +45,9 @@ cdef class NativeTable:
         self.probes = 0
         self.hits = 0
 
-    cdef Entry* lookup(self, uint64_t key) noexcept:
-        if self.size == 0:
-            return NULL
-        self.probes += 1
-        cdef Entry* entry = &self.slots[key % <uint64_t> self.size]
-        if entry.bound != 0 and entry.key == key:
-            self.hits += 1
-            return entry
-        return NULL
-
-    cdef void put(self, uint64_t key, int depth, int score, int bound, int move, int ply) noexcept:
-        if self.size == 0:
-            return
-        cdef Entry* old = &self.slots[key % <uint64_t> self.size]
-        if old.bound != 0:
-            if old.key == key:
-                if move < 0:
-                    move = old.move
-            elif old.generation == self.generation and depth < old.depth:
-                return
-        if score >= WIN_THRESHOLD:
-            score += ply
-        elif score <= -WIN_THRESHOLD:
-            score -= ply
-        old.key = key
-        old.depth = depth
-        old.score = score
-        old.bound = bound
-        old.move = move
-        old.generation = self.generation
-
     def probe(self, uint64_t key):
         """(key, depth, score, bound, move, generation) for `key`, or None."""
-        cdef Entry* entry = self.lookup(key)
+        cdef Entry* entry = table_lookup(self, key)
         if entry == NULL:
             return None
         move = None if entry.move < 0 else entry.move
@@ -84,13 +55,13 @@ cdef class NativeTable:
 
     def store(self, uint64_t key, int depth, int score, int bound, move, int ply) -> None:
         """Store a root-relative `score` searched at `ply` (see `TranspositionTable.store`)."""
-        self.put(key, depth, score, bound, -1 if move is None else move, ply)
+        table_store(self, key, depth, score, bound, -1 if move is None else move, ply)
 
     def best_move(self, uint64_t key):
         """The stored move for `key`, or None; not counted as a probe."""
         if self.size == 0:
             return None
-        cdef Entry* entry = &self.slots[key % <uint64_t> self.size]
+        cdef Entry* entry = table_slot(self, key)
         if entry.bound == 0 or entry.key != key or entry.move < 0:
             return None
         return entry.move
