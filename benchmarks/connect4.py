@@ -29,7 +29,7 @@ from kibitz.games.connect4 import ConnectFour, solver_score
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
 CELLS = 42
-HASH_MB = 64
+HASH_MB = 256
 OUTCOME = {ScoreKind.WIN: 1, ScoreKind.DRAW: 0, ScoreKind.LOSS: -1}
 PEER_NAMES = ("easyAI", "OpenSpiel")
 
@@ -50,25 +50,25 @@ PLAN: tuple[SetPlan, ...] = (
     SetPlan("L2_R1", "15-28", 100, 20),
     SetPlan("L2_R2", "15-27", 100, 10),
     SetPlan("L1_R1", "4-14", 100, 20),
-    SetPlan("L1_R2", "4-14", 5, 2),
-    SetPlan("L1_R3", "1-13", 2, 1),
+    SetPlan("L1_R2", "4-14", 100, 10),
+    SetPlan("L1_R3", "1-13", 10, 2),
 )
 QUICK_PLAN: tuple[SetPlan, ...] = (
     SetPlan("L3_R1", "29-41", 20, 10),
     SetPlan("L2_R1", "15-28", 10, 3),
     SetPlan("L2_R2", "15-27", 5, 2),
     SetPlan("L1_R1", "4-14", 10, 3),
-    SetPlan("L1_R2", "4-14", 1, 1),
+    SetPlan("L1_R2", "4-14", 10, 1),
     SetPlan("L1_R3", "1-13", 1, 1),
 )
-OUR_CAP = 90.0
+OUR_CAP = 300.0
 PEER_CAP_FACTOR = 12
 """By default a peer's cap on a set is this many times our mean time on its positions (within
 PEER_CAP_MIN..PEER_CAP_MAX): a peer that times out everywhere is then shown >= 12x slower,
 so the goal of 10x is decided by the measurement, not by the cap."""
 PEER_CAP_MIN = 2.0
-PEER_CAP_MAX = 30.0
-QUICK_OUR_CAP = 20.0
+PEER_CAP_MAX = 300.0
+QUICK_OUR_CAP = 30.0
 QUICK_PEER_CAP = 1.0
 
 

@@ -56,7 +56,7 @@ CLAMP = WIN_THRESHOLD - 1
 CHECK_EVERY = 512
 """Nodes between two polls of the clock and the stop signal."""
 KERNEL_CHECK_EVERY = 8192
-"""The same for a compiled kernel, which visits nodes about 100 times as fast."""
+"""The same for a compiled kernel, which visits nodes about 90 times as fast."""
 ASPIRATION_GROWTH = 4
 """Factor by which an aspiration window widens after a fail."""
 QUICK_WIN_PLIES = 15
@@ -185,6 +185,14 @@ class AlphaBeta(Engine):
             "for every move after the first, re-searched on a fail high.",
         ),
         OptionSpec(
+            "ETC",
+            "check",
+            True,
+            "Enhanced transposition cutoff: before searching the moves of a null-window node, "
+            "look each child up in the table; one whose stored bound already refutes the "
+            "node ends it without a search.",
+        ),
+        OptionSpec(
             "Killers",
             "check",
             True,
@@ -218,7 +226,7 @@ class AlphaBeta(Engine):
             "check",
             True,
             "Search with the compiled kernel where the game has one (Connect Four): the "
-            "same nodes, values and lines as the pure-Python search, about 50 times as "
+            "same nodes, values and lines as the pure-Python search, about 90 times as "
             "fast. Off = the pure-Python reference search.",
         ),
     )
@@ -276,6 +284,7 @@ class AlphaBeta(Engine):
         self._tt_store = tt.store
         self._iter_depth = 0
         self._pvs = options["PVS"]
+        self._etc = options["ETC"]
         self._ordering.new_search(
             use_killers=options["Killers"] and not game.strong_move_order,
             use_history=options["History"] and not game.strong_move_order,
@@ -697,6 +706,18 @@ class AlphaBeta(Engine):
                 moves.remove(tt_move)
                 moves.insert(0, tt_move)
 
+        pv_node = beta - alpha > 1  # null-window nodes need no line
+        if self._etc and depth > 1 and not pv_node:
+            cutoff = self._etc_cutoff(moves, depth - 1, b, ply + 1)
+            if cutoff is not None:
+                value, move, proven = cutoff
+                if not proven:
+                    self._horizon += 1
+                if mirrored:
+                    move = state.mirror_move(move)
+                self._tt_store(key, PROVEN if proven else depth, value, LOWER, move, ply)
+                return value
+
         play = state.play
         undo = state.undo
         search = self._search
@@ -704,7 +725,6 @@ class AlphaBeta(Engine):
         next_ply = ply + 1
         best = -INF
         best_move = None
-        pv_node = beta - alpha > 1  # null-window nodes need no line
         pvs = self._pvs
         for index, move in enumerate(moves):
             play(move)
@@ -741,6 +761,30 @@ class AlphaBeta(Engine):
         self._tt_store(key, PROVEN if self._horizon == h0 else depth, best, bound, best_move, ply)
         return best
 
+    def _etc_cutoff(
+        self, moves: list[Move], child_depth: int, beta: int, child_ply: int
+    ) -> tuple[int, Move, bool] | None:
+        """Enhanced transposition cutoff: the first of `moves` whose child has a stored upper
+        bound (or exact value) of at most -beta, as (value >= beta, move, whether proven)."""
+        state = self._state
+        probe = self._tt_probe
+        symmetry = self._symmetry
+        for move in moves:
+            state.play(move)
+            key = state.symmetric_key()[0] if symmetry else state.key()
+            state.undo()
+            entry = probe(key)
+            if entry is None or entry[1] < child_depth or entry[3] == LOWER:
+                continue
+            score = entry[2]
+            if score >= WIN_THRESHOLD:
+                score -= child_ply
+            elif score <= -WIN_THRESHOLD:
+                score += child_ply
+            if -score >= beta:
+                return -score, move, entry[1] == PROVEN
+        return None
+
     # -- the compiled kernel ----------------------------------------------------------------
 
     def _start_kernel(self, kernel_class: Any, table: kernels.NativeTable) -> Any:
@@ -750,6 +794,7 @@ class AlphaBeta(Engine):
         kernel.symmetry = self._symmetry
         kernel.quiescence = self._use_quiescence
         kernel.max_ply = self._max_ply
+        kernel.etc = self._etc
         return kernel
 
     def _kernel_search(self, depth: int, alpha: int, beta: int, ply: int) -> int:

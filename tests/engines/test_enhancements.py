@@ -1,7 +1,7 @@
 """Every search enhancement is value-neutral: switching one off changes no root value.
 
-Each option of AlphaBeta (table, aspiration, PVS, killers, history, quiescence, game hooks,
-compiled kernel) is turned off in turn; the root score (kind, value, plies, bound) must be
+Each option of AlphaBeta (table, aspiration, PVS, ETC, killers, history, quiescence, game
+hooks, compiled kernel) is turned off in turn; the root score (kind, value, plies, bound) must be
 identical to the default engine's and to a brute-force reference: plain negamax at fixed
 depths on random trees (no transpositions, so a table cannot legitimately change a
 depth-limited value), exact values on tic-tac-toe, Nim and published Connect Four positions.
@@ -26,6 +26,7 @@ OFF = [
     pytest.param({"Hash": 0}, id="Hash=0"),
     pytest.param({"Aspiration": 0}, id="Aspiration=0"),
     pytest.param({"PVS": False}, id="PVS=false"),
+    pytest.param({"ETC": False}, id="ETC=false"),
     pytest.param({"Killers": False}, id="Killers=false"),
     pytest.param({"History": False}, id="History=false"),
     pytest.param({"Quiescence": False}, id="Quiescence=false"),
@@ -152,3 +153,16 @@ def test_connect4_published_scores_in_solve_mode(option: dict) -> None:
         assert solver_score(OUTCOME[score.kind], score.plies, len(moves)) == expected, moves
         assert internal(score) == published_internal(expected, len(moves)), moves
         assert signature(score) == signature(default.score), moves
+
+
+def test_etc_cuts_nodes_without_changing_values() -> None:
+    """ETC is not a no-op: the children's table entries end some nodes before a search."""
+    nodes = {True: 0, False: 0}
+    for moves, expected in connect4_sample("Test_L2_R1", 5):
+        game = ConnectFour.from_position(moves)
+        for etc in nodes:
+            result, _ = run(game, Limits(solve=True), AlphaBeta({"ETC": etc, "Kernel": False}))
+            score = result.score
+            assert solver_score(OUTCOME[score.kind], score.plies, len(moves)) == expected
+            nodes[etc] += result.nodes
+    assert nodes[True] < nodes[False]

@@ -33,6 +33,7 @@ SOLVE_CASES = [  # (moves, published score) from Pascal Pons's test sets
 OPTION_SETS = [
     pytest.param({}, id="defaults"),
     pytest.param({"PVS": False}, id="PVS=false"),
+    pytest.param({"ETC": False}, id="ETC=false"),
     pytest.param({"GameHooks": False}, id="GameHooks=false"),
     pytest.param({"Quiescence": False}, id="Quiescence=false"),
     pytest.param({"Aspiration": 0}, id="Aspiration=0"),

@@ -147,7 +147,7 @@ cdef class Connect4Search:
     cdef public object poll
     cdef public long long nodes, next_check, horizon, cutoffs, first_cutoffs
     cdef public int seldepth, max_ply
-    cdef public bint pvs, hooks, symmetry, quiescence
+    cdef public bint pvs, hooks, symmetry, quiescence, etc
     cdef int entry_ply
     cdef uint64_t current, mask, mirror_current, mirror_mask
     cdef int moves
@@ -183,9 +183,13 @@ cdef class Connect4Search:
     cdef inline uint64_t possible(self) noexcept:
         return (self.mask + BOTTOM_ROW) & BOARD
 
+    cdef inline uint64_t drop(self, int col) noexcept:
+        """The cell a stone played in column `col` lands on."""
+        return (self.mask + BOTTOM[col]) & COLUMN[col]
+
     cdef inline void play(self, int col) noexcept:
         cdef uint64_t mask = self.mask
-        cdef uint64_t bit = (mask + BOTTOM[col]) & COLUMN[col]
+        cdef uint64_t bit = self.drop(col)
         self.won = (bit & line_ends(self.current)) != 0
         self.current ^= mask
         self.mask = mask | bit
@@ -349,7 +353,16 @@ cdef class Connect4Search:
 
         cdef int child = depth - 1, next_ply = ply + 1
         cdef int best = -INF, best_move = -1, value, index, move
-        cdef bint pv_node = beta - alpha > 1
+        cdef bint pv_node = beta - alpha > 1, proven
+        if self.etc and child > 0 and not pv_node:
+            value = self.etc_cutoff(moves, count, child, b, next_ply, &move, &proven)
+            if value != INT_MIN:
+                if not proven:
+                    self.horizon += 1
+                if mirrored:
+                    move = WIDTH - 1 - move
+                table_store(self.table, key, PROVEN if proven else depth, value, LOWER, move, ply)
+                return value
         for index in range(count):
             move = moves[index]
             self.play(move)
@@ -401,20 +414,49 @@ cdef class Connect4Search:
         self.horizon += 1
         return self.evaluate()
 
+    cdef inline uint64_t child_key(self, uint64_t bit) noexcept:
+        """The table key (`_search`'s, symmetric if on) of the position after playing `bit`."""
+        cdef uint64_t key = (self.current ^ self.mask) + (self.mask | bit), mirror_key
+        if self.symmetry:
+            mirror_key = (self.mirror_current ^ self.mirror_mask) + (
+                self.mirror_mask | MIRROR_BIT[lowest_bit(bit)]
+            )
+            if mirror_key < key:
+                key = mirror_key
+        return key
+
     cdef inline void prefetch_children(self) noexcept:
         """Start loading every child's table slot, so the children's probes find them cached."""
-        cdef uint64_t possible = self.possible(), bit, key, mirror_key
-        cdef uint64_t theirs = self.current ^ self.mask
-        cdef uint64_t mirror_theirs = self.mirror_current ^ self.mirror_mask
+        cdef uint64_t possible = self.possible(), bit
         while possible:
             bit = possible & (~possible + 1)
             possible ^= bit
-            key = theirs + (self.mask | bit)
-            if self.symmetry:
-                mirror_key = mirror_theirs + (self.mirror_mask | MIRROR_BIT[lowest_bit(bit)])
-                if mirror_key < key:
-                    key = mirror_key
-            table_prefetch(self.table, key)
+            table_prefetch(self.table, self.child_key(bit))
+
+    cdef int etc_cutoff(
+        self, int* moves, int count, int child_depth, int beta, int child_ply,
+        int* move, bint* proven,
+    ) noexcept:
+        """`AlphaBeta._etc_cutoff`: the value >= `beta` one of `moves` is proven to reach by
+        its child's table entry (that move and whether it is proven go to `move`, `proven`);
+        INT_MIN when no entry proves it."""
+        cdef int index, score, col
+        cdef Entry* entry
+        for index in range(count):
+            col = moves[index]
+            entry = table_lookup(self.table, self.child_key(self.drop(col)))
+            if entry == NULL or entry.depth < child_depth or entry.bound == LOWER:
+                continue
+            score = entry.score
+            if score >= WIN_THRESHOLD:
+                score -= child_ply
+            elif score <= -WIN_THRESHOLD:
+                score += child_ply
+            if -score >= beta:
+                move[0] = col
+                proven[0] = entry.depth == PROVEN
+                return -score
+        return INT_MIN
 
     cdef inline void set_line(self, int ply, int move) noexcept:
         """pv[ply] = (move, *pv[ply + 1])."""
