@@ -45,13 +45,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--cap",
         type=argtypes.positive_seconds,
         metavar="S",
-        help="peer time cap per position, seconds (default: 12x our mean time on the set, 2-30 s)",
+        help="peer time cap per position, seconds (default: 12x our mean time on the set, 2-300 s)",
     )
     parser.add_argument(
         "--our-cap",
         type=argtypes.positive_seconds,
         metavar="S",
-        help="kibitz's time cap per position, seconds (a capped position is not exact)",
+        help="kibitz's time cap per position, seconds (default 300; a capped position is "
+        "not exact)",
     )
     parser.add_argument("--no-peers", action="store_true", help="Connect Four without peers")
     parser.add_argument(
