@@ -35,6 +35,7 @@ from kibitz.engines.tt import (
     UPPER,
     TranspositionTable,
     entries_for_mb,
+    from_tt,
 )
 from kibitz.engines.types import (
     MAX_PLY,
@@ -776,13 +777,9 @@ class AlphaBeta(Engine):
             entry = probe(key)
             if entry is None or entry[1] < child_depth or entry[3] == LOWER:
                 continue
-            score = entry[2]
-            if score >= WIN_THRESHOLD:
-                score -= child_ply
-            elif score <= -WIN_THRESHOLD:
-                score += child_ply
-            if -score >= beta:
-                return -score, move, entry[1] == PROVEN
+            value = -from_tt(entry[2], child_ply)
+            if value >= beta:
+                return value, move, entry[1] == PROVEN
         return None
 
     # -- the compiled kernel ----------------------------------------------------------------

@@ -136,6 +136,15 @@ cdef inline int weight(uint64_t stones) noexcept nogil:
     return total
 
 
+cdef inline int from_table(int score, int ply) noexcept:
+    """`tt.from_tt`: a stored node-relative score as seen from the root at `ply`."""
+    if score >= WIN_THRESHOLD:
+        return score - ply
+    if score <= -WIN_THRESHOLD:
+        return score + ply
+    return score
+
+
 cdef class Connect4Search:
     """One search's node searcher over a `NativeTable`; counters are public for the engine.
 
@@ -310,11 +319,7 @@ cdef class Connect4Search:
             if mirrored and tt_move >= 0:
                 tt_move = WIDTH - 1 - tt_move
             if entry.depth >= depth:
-                score = entry.score
-                if score >= WIN_THRESHOLD:
-                    score -= ply
-                elif score <= -WIN_THRESHOLD:
-                    score += ply
+                score = from_table(entry.score, ply)
                 bound = entry.bound
                 if (
                     bound == EXACT
@@ -447,15 +452,11 @@ cdef class Connect4Search:
             entry = table_lookup(self.table, self.child_key(self.drop(col)))
             if entry == NULL or entry.depth < child_depth or entry.bound == LOWER:
                 continue
-            score = entry.score
-            if score >= WIN_THRESHOLD:
-                score -= child_ply
-            elif score <= -WIN_THRESHOLD:
-                score += child_ply
-            if -score >= beta:
+            score = -from_table(entry.score, child_ply)
+            if score >= beta:
                 move[0] = col
                 proven[0] = entry.depth == PROVEN
-                return -score
+                return score
         return INT_MIN
 
     cdef inline void set_line(self, int ply, int move) noexcept:
