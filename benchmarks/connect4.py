@@ -27,7 +27,8 @@ from kibitz.engines.base import SearchContext
 from kibitz.engines.types import Bound, Limits, ScoreKind
 from kibitz.games.connect4 import ConnectFour, solver_score
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"
+"""Pons's test sets, shipped with the tests (see the README there)."""
 CELLS = 42
 HASH_MB = 256
 OUTCOME = {ScoreKind.WIN: 1, ScoreKind.DRAW: 0, ScoreKind.LOSS: -1}
@@ -373,11 +374,8 @@ def run(
     peer_cap: float | None = None,
     use_peers: bool = True,
     quick: bool = False,
-) -> str | None:
-    """Run the benchmark, print progress and the table; returns the table (None if skipped)."""
-    if not DATA.is_dir():
-        print(f"\nConnect Four: skipped, no test sets at {DATA}", flush=True)
-        return None
+) -> str:
+    """Run the benchmark, print progress and the table; returns the table."""
     plans = {plan.name: plan for plan in (QUICK_PLAN if quick else PLAN)}
     names = list(sets) if sets else list(plans)
     unknown = [name for name in names if name not in plans]
@@ -396,9 +394,6 @@ def run(
             plan = SetPlan(plan.name, plan.stones, per_set, min(plan.peers, per_set))
         if peer_per_set is not None:
             plan = SetPlan(plan.name, plan.stones, plan.ours, peer_per_set)
-        if not (DATA / f"Test_{name}").is_file():
-            print(f"{name}: skipped, {DATA / f'Test_{name}'} is missing", flush=True)
-            continue
         start = time.perf_counter()
         report = run_set(plan, our_cap, peer_cap, peers)
         reports.append(report)

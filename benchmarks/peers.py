@@ -2,7 +2,7 @@
 
 Each ``solve_<peer>(moves, time_cap)`` takes a position as a string of column digits 1-7
 played from the empty board and returns its exact score in the published convention
-(``shared/data/connect4/README.md`` beside the repository): 0 draw, ``22 - winner's stones
+(``tests/data/connect4/README.md``): 0 draw, ``22 - winner's stones
 at the win`` for a win of the side to move, the negation for a loss. ``None`` means the time
 cap was hit.
 

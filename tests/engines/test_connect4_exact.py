@@ -1,31 +1,20 @@
 """Alpha-beta solves published Connect Four positions exactly (win/draw/loss and distance).
 
-Reads a sample of ../shared/data/connect4 (beside the repository); skips when it is absent.
+Samples the published test sets shipped in tests/data/connect4.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from testdata import connect4_sample
 
 from kibitz.engines.alphabeta import AlphaBeta
 from kibitz.engines.base import SearchContext
 from kibitz.engines.types import Limits, ScoreKind
 from kibitz.games.connect4 import ConnectFour, solver_score
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "connect4"
 OUTCOME = {ScoreKind.WIN: 1, ScoreKind.DRAW: 0, ScoreKind.LOSS: -1}
 SAMPLE = {"Test_L3_R1": 40, "Test_L2_R1": 12}  # every k-th line, so the sample spans the set
-
-
-def _sample(name: str, count: int) -> list[tuple[str, int]]:
-    path = DATA / name
-    if not path.exists():
-        pytest.skip(f"{path} not present")
-    lines = path.read_text().split("\n")[:-1]
-    step = len(lines) // count
-    return [(moves, int(score)) for moves, score in (line.split() for line in lines[::step])]
 
 
 def test_solver_score_convention():
@@ -39,7 +28,7 @@ def test_solver_score_convention():
 def test_published_scores_are_reproduced(name):
     engine = AlphaBeta({"Hash": 16})
     mismatches = []
-    for moves, expected in _sample(name, SAMPLE[name]):
+    for moves, expected in connect4_sample(name, SAMPLE[name]):
         engine.new_game()
         result = engine.search(
             ConnectFour.from_position(moves), Limits(infinite=True), SearchContext()

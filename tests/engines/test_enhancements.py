@@ -13,7 +13,8 @@ from functools import cache
 
 import pytest
 from test_alphabeta import internal, move_values_solved, run
-from toys import ExchangeGame, RandomTreeGame, connect4_sample, negamax, published_internal
+from testdata import connect4_sample
+from toys import ExchangeGame, RandomTreeGame, negamax, published_internal
 
 from kibitz.engines.alphabeta import AlphaBeta
 from kibitz.engines.types import Bound, Limits, Score, ScoreKind

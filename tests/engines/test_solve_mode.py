@@ -17,7 +17,8 @@ from test_alphabeta import (
     one_ply_further,
     run,
 )
-from toys import RandomTreeGame, connect4_sample, negamax, published_internal, solve
+from testdata import connect4_sample
+from toys import RandomTreeGame, negamax, published_internal, solve
 
 from kibitz.engines.alphabeta import AlphaBeta
 from kibitz.engines.types import Bound, Limits, Score, ScoreKind

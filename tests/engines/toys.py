@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import ClassVar
-
-import pytest
 
 from kibitz.engines.types import WIN, WIN_THRESHOLD
 from kibitz.games.base import Game, Move
@@ -289,24 +286,6 @@ class ExchangeGame(Game):
     def render(self) -> str:
         owner, value = self._square()
         return f"ply {len(self.history)}: square holds {value} of player {owner}"
-
-
-# -- Connect Four test data (../shared/data/connect4 beside the repository) ------------------
-
-CONNECT4_DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "connect4"
-
-
-def connect4_sample(name: str, count: int) -> list[tuple[str, int]]:
-    """Every k-th (moves, published score) line of a test set, `count` in all; skips when
-    the data is absent."""
-    path = CONNECT4_DATA / name
-    if not path.exists():
-        pytest.skip(f"{path} not present")
-    lines = path.read_text().split("\n")[:-1]
-    step = max(1, len(lines) // count)
-    return [(moves, int(score)) for moves, score in (line.split() for line in lines[::step])][
-        :count
-    ]
 
 
 def published_internal(score: int, stones: int) -> int:

@@ -1,20 +1,17 @@
 """Exact solving over the real server: `Analyze` with `solve=True` on Connect Four.
 
-Positions come from the published test set ../shared/data/connect4/Test_L3_R1 (beside the
-repository); those tests skip when it is absent.
+Positions come from the published test set Test_L3_R1 (tests/data/connect4).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from testdata import connect4_positions
 
 from kibitz.clients import Client
 from kibitz.games.connect4 import ConnectFour, solver_score
 from kibitz.v1 import engine_pb2 as pb
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "connect4" / "Test_L3_R1"
 OUTCOME = {pb.Score.WIN: 1, pb.Score.DRAW: 0, pb.Score.LOSS: -1}
 X_WON = list("1212121")  # x completes column 1 with the seventh stone: the game is over
 
@@ -27,13 +24,10 @@ async def client(server):
 
 def published(outcome: int) -> tuple[str, int]:
     """The first position of the test set whose published result has this sign."""
-    if not DATA.exists():
-        pytest.skip(f"{DATA} not present")
-    for line in DATA.read_text().splitlines():
-        moves, score = line.split()
-        if (int(score) > 0) - (int(score) < 0) == outcome:
-            return moves, int(score)
-    raise AssertionError(f"no position with outcome {outcome} in {DATA}")
+    for moves, score in connect4_positions("Test_L3_R1"):
+        if (score > 0) - (score < 0) == outcome:
+            return moves, score
+    raise AssertionError(f"no position with outcome {outcome} in Test_L3_R1")
 
 
 def legal_columns(moves: str) -> set[str]:
