@@ -16,8 +16,8 @@ if platform.machine() in ("x86_64", "AMD64"):
 
 KERNELS = [
     Extension(
-        f"kibitz.engines.kernels.{name}",
-        [f"kibitz/engines/kernels/{name}.pyx"],
+        f"kibitz.engines.alphabeta.kernels.{name}",
+        [f"kibitz/engines/alphabeta/kernels/{name}.pyx"],
         extra_compile_args=FLAGS,
         optional=True,
     )

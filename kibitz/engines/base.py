@@ -1,4 +1,7 @@
-"""The Engine interface and its UCI-like options model (DESIGN §3)."""
+"""The Engine interface, its requirements on games and its UCI-like options model.
+
+See docs/architecture.md, "The Engine interface".
+"""
 
 from __future__ import annotations
 
@@ -8,8 +11,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
+from kibitz.engines.timeman import allocate
 from kibitz.engines.types import Info, Limits, Result
-from kibitz.games.base import Game
+from kibitz.games import Capability, Game
 
 
 class OptionError(ValueError):
@@ -80,6 +84,33 @@ class NeverStop:
 Reporter = Callable[[Info], None]
 
 
+@dataclass(frozen=True)
+class Requirements:
+    """What an engine needs of a game: traits and capabilities. The others it may use where
+    a game has them."""
+
+    players: tuple[int, int | None] = (1, None)
+    """Smallest and largest number of players (None: no upper bound)."""
+    chance: bool = True
+    """Whether the engine can search chance nodes."""
+    zero_sum_only: bool = False
+    capabilities: tuple[type[Capability], ...] = ()
+
+    def unmet(self, game: type[Game]) -> list[str]:
+        """What `game` lacks, one phrase each (empty: the engine can search it)."""
+        missing = []
+        low, high = self.players
+        if game.players < low or (high is not None and game.players > high):
+            wanted = f"{low}" if low == high else f"{low} to {high}" if high else f"{low}+"
+            missing.append(f"{wanted} players (it has {game.players})")
+        if game.has_chance and not self.chance:
+            missing.append("a game without chance events")
+        if self.zero_sum_only and not game.zero_sum:
+            missing.append("a zero-sum game")
+        missing += [cap.title for cap in self.capabilities if not issubclass(game, cap)]
+        return missing
+
+
 @dataclass
 class SearchContext:
     """What a search gets besides the position and the limits."""
@@ -98,6 +129,7 @@ class Engine(ABC):
     name: ClassVar[str]
     description: ClassVar[str]
     option_specs: ClassVar[tuple[OptionSpec, ...]]
+    requires: ClassVar[Requirements] = Requirements()
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.options: dict[str, Any] = {spec.name: spec.default for spec in self.option_specs}
@@ -106,7 +138,14 @@ class Engine(ABC):
     @classmethod
     def supports(cls, game_cls: type[Game]) -> bool:
         """Whether this engine can search games of this class."""
-        return True
+        return not cls.requires.unmet(game_cls)
+
+    @classmethod
+    def deadline(cls, limits: Limits, side: int) -> float | None:
+        """Seconds after its start by which a search under `limits` for player `side` ends
+        on its own (None: no time limit). The server stops it shortly after as a backstop.
+        The default is the shared time manager's hard deadline (`timeman.allocate`)."""
+        return allocate(limits, side).hard
 
     @classmethod
     def validate_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -130,4 +169,17 @@ class Engine(ABC):
 
     @abstractmethod
     def search(self, state: Game, limits: Limits, context: SearchContext) -> Result:
-        """Search `state` (left unchanged on return) and return the result."""
+        """Search `state` and return the result; the contract every engine keeps:
+
+        - `state` is unchanged on return (also after a stop or an error);
+        - the best move is legal (None only at a terminal position) and within
+          `limits.search_moves` when given (ValueError if none of them is legal);
+        - `context.stop` is polled often (every few thousand nodes at most) and ends the
+          search with its best move so far, `StopReason.STOPPED`;
+        - the node limit ends the search once reached (a search may finish its first
+          step, e.g. depth 1, to have a move at all), and the search ends by
+          `deadline(limits, side)` on `context.clock`;
+        - `context.report` gets an `Info` after each step and at `context.info_interval`
+          seconds, each carrying `root_moves`: what the engine would answer if stopped
+          then. `search_engine` in `kibitz.engines.driver` does the bookkeeping.
+        """

@@ -3,15 +3,33 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 
 from kibitz.games.base import Move
 
 WIN = 1_000_000
 """Internal score of a win on the spot; a win in n plies scores ``WIN - n``."""
 MAX_PLY = 1_000
+"""The deepest search (in plies) and the longest win/loss distance a score can express."""
 WIN_THRESHOLD = WIN - MAX_PLY
 """Internal scores at or beyond +/- this are proven wins/losses; heuristics stay inside it."""
+
+
+class StopReason(StrEnum):
+    """Why a search ended (the values are what the protocol's text field carries)."""
+
+    DEPTH = "depth"
+    """The depth limit was reached (or nothing deeper could be searched)."""
+    NODES = "nodes"
+    """The node limit was reached."""
+    TIME = "time"
+    """The time limit (move time or clock) was reached."""
+    STOPPED = "stopped"
+    """A stop request (Stop, a cancelled call, the server shutting down)."""
+    SOLVED = "solved"
+    """The position's value is proven; searching on would not change it."""
+    GAME_OVER = "game_over"
+    """The position is already terminal: there is nothing to search."""
 
 
 class ScoreKind(IntEnum):
@@ -98,6 +116,17 @@ class Limits:
 
 
 @dataclass(slots=True)
+class RootMove:
+    """One root move's current score and line."""
+
+    move: Move
+    score: Score
+    pv: list[Move] = field(default_factory=list)
+    prior: float | None = None
+    """The move's prior probability, for engines that use one (MCTS with priors)."""
+
+
+@dataclass(slots=True)
 class Info:
     """Progress report of a running search."""
 
@@ -112,13 +141,9 @@ class Info:
     multipv: int = 1
     hashfull: int = 0
     """Transposition table fill in permille."""
-
-
-@dataclass(slots=True)
-class RootMove:
-    move: Move
-    score: Score
-    pv: list[Move] = field(default_factory=list)
+    root_moves: list[RootMove] = field(default_factory=list)
+    """Every root move, best first, as the engine would answer if stopped now: its
+    provisional result (the server answers with it if it must cut the search itself)."""
 
 
 @dataclass(slots=True)
@@ -133,7 +158,7 @@ class Result:
     time: float
     depth: int
     seldepth: int = 0
-    stop_reason: str = ""
-    """Why the search ended: depth, nodes, time, stopped, solved or game_over."""
+    stop_reason: StopReason = StopReason.DEPTH
+    """Why the search ended."""
     stats: dict[str, float] = field(default_factory=dict)
     """Engine-specific statistics (e.g. first-move cutoff rate), name -> value."""

@@ -1,10 +1,27 @@
 """Game rules, one module per game, and the registry the server looks names up in."""
 
 from kibitz.games.base import CHANCE, Game, IllegalMoveError, Move, NotationError
+from kibitz.games.capabilities import CAPABILITIES, Capability, capabilities_of
 from kibitz.games.connect4 import ConnectFour
 from kibitz.games.nim import MisereNim, Nim
 from kibitz.games.tictactoe import TicTacToe
+from kibitz.registry import Registry
 
-GAMES: dict[str, type[Game]] = {g.name: g for g in (TicTacToe, Nim, MisereNim, ConnectFour)}
+GAMES: Registry[type[Game]] = Registry(
+    "game", Game, "kibitz.games", ("title", "default_position", "notation_help")
+)
+"""Every game by name: the built-ins, then plugins once `load_plugins()` has run."""
+for _game in (TicTacToe, Nim, MisereNim, ConnectFour):
+    GAMES.register(_game)
 
-__all__ = ["CHANCE", "GAMES", "Game", "IllegalMoveError", "Move", "NotationError"]
+__all__ = [
+    "CAPABILITIES",
+    "CHANCE",
+    "GAMES",
+    "Capability",
+    "Game",
+    "IllegalMoveError",
+    "Move",
+    "NotationError",
+    "capabilities_of",
+]

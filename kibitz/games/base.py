@@ -1,13 +1,24 @@
-"""The Game interface every engine searches (DESIGN §2).
+"""The core Game interface every engine searches (docs/architecture.md, "The Game interface").
 
 A game object is a mutable position: engines call `play()` and `undo()` on one object
 instead of copying it. Everything a person types (positions, moves) goes through the
 game's own notation; errors are `NotationError` (malformed text) or `IllegalMoveError`
 (well-formed but not legal here), both `ValueError`s with a message naming the culprit.
+
+The core is what every engine family needs; everything else (hash keys, evaluation, noisy
+moves, ordering hints, solver hooks, symmetry, playouts, priors) is an optional capability
+a game declares by inheriting it from `kibitz.games.capabilities`.
+
+Chance: a game with `has_chance` has chance nodes, where `to_move()` is `CHANCE`. There,
+`chance_outcomes()` lists the outcomes with their probabilities (summing to 1),
+`legal_moves()` lists the same outcomes, and `play(outcome)` makes one happen. Nobody's
+clock runs at a chance node, and a chance node is never terminal: `returns()` is asked only
+after `is_terminal()`, and then holds the result for every player.
 """
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Sequence
 from typing import ClassVar
@@ -30,19 +41,24 @@ class IllegalMoveError(ValueError):
 class Game(ABC):
     """One game position plus the rules to move through the game tree."""
 
+    # -- identity and traits -----------------------------------------------------------------
+
     name: ClassVar[str]
     """Registry name, e.g. ``"connect4"``."""
     title: ClassVar[str]
     """Human title, e.g. ``"Connect Four"``."""
     players: ClassVar[int] = 2
     has_chance: ClassVar[bool] = False
+    """Whether the game has chance nodes (see the module docstring)."""
+    zero_sum: ClassVar[bool] = True
+    """Whether the returns of every finished game sum to zero."""
     default_position: ClassVar[str]
     """The start position in this game's notation."""
     notation_help: ClassVar[str]
     """One paragraph on the position and move notation, with an example."""
-    strong_move_order: ClassVar[bool] = False
-    """True when `ordered_moves()` beats generic history/killer ordering, which engines
-    should then leave alone (only a transposition-table move goes first)."""
+    default_engine: ClassVar[str | None] = None
+    """The engine a request without one gets; None: the first registered engine that
+    supports the game."""
 
     # -- notation ---------------------------------------------------------------------------
 
@@ -91,62 +107,25 @@ class Game(ABC):
 
     @abstractmethod
     def returns(self) -> tuple[float, ...]:
-        """Final result per player (+1 win, 0 draw, -1 loss); only valid when terminal."""
+        """Final result per player (e.g. +1 win, 0 draw, -1 loss; backgammon scores gammons
+        as 2); only valid when terminal."""
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        """At a chance node: the outcomes and their probabilities, which sum to 1."""
+        raise NotImplementedError(f"{self.name} has no chance events")
+
+    def clone(self) -> Game:
+        """An independent copy of this position (its move history included, so `undo()`
+        works on it too). This default deep-copies; override it where a cheaper copy exists."""
+        return copy.deepcopy(self)
 
     def terminal_reason(self) -> str:
         """A short human sentence describing how the game ended."""
         result = self.returns()
-        if all(r == 0 for r in result):
+        if all(r == result[0] for r in result):
             return "draw"
         winner = max(range(self.players), key=lambda p: result[p])
         return f"player {winner + 1} wins"
-
-    # -- search support ---------------------------------------------------------------------
-
-    @abstractmethod
-    def key(self) -> int:
-        """Hash of the position (Zobrist or equivalent), including the side to move."""
-
-    @abstractmethod
-    def evaluate(self) -> int:
-        """Heuristic value in centi-units from the side to move's point of view."""
-
-    def ordered_moves(self) -> list[Move]:
-        """Legal moves, most promising first (the game's move-ordering hint)."""
-        return self.legal_moves()
-
-    def noisy_moves(self) -> list[Move]:
-        """Moves quiescence search should still look at (captures etc.); none by default."""
-        return []
-
-    def chance_outcomes(self) -> list[tuple[Move, float]]:
-        """At a chance node: the outcomes and their probabilities."""
-        raise NotImplementedError(f"{self.name} has no chance events")
-
-    # -- optional hooks for exact solving: engines use them only where a game overrides them
-
-    def winning_moves(self) -> list[Move]:
-        """Moves that win on the spot."""
-        raise NotImplementedError
-
-    def non_losing_moves(self) -> list[Move]:
-        """When no move wins on the spot: the moves after which the opponent cannot win on
-        the spot, in search order; empty when every move loses at once."""
-        raise NotImplementedError
-
-    def symmetric_key(self) -> tuple[int, bool]:
-        """A key shared by this position and its mirror image, and whether this position is
-        the mirrored one (whose moves map to the shared orientation by `mirror_move`)."""
-        raise NotImplementedError
-
-    def mirror_move(self, move: Move) -> Move:
-        """The mirror image of a move (an involution); goes with `symmetric_key`."""
-        raise NotImplementedError
-
-    @classmethod
-    def has_hook(cls, name: str) -> bool:
-        """Whether this game overrides the optional hook `name`."""
-        return getattr(cls, name) is not getattr(Game, name)
 
     @abstractmethod
     def render(self) -> str:

@@ -7,10 +7,12 @@ bitboards: `current` (stones of the side to move) and `mask` (all stones).
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import ClassVar
 
 from kibitz.games.base import Game, IllegalMoveError, Move, NotationError
+from kibitz.games.capabilities import Evaluation, HashKey, MoveOrdering, SolverHooks, Symmetry
 
 WIDTH = 7
 HEIGHT = 6
@@ -142,12 +144,13 @@ def _weight(stones: int) -> int:
     return sum(weight * (stones & cells).bit_count() for weight, cells in WEIGHT_MASKS)
 
 
-class ConnectFour(Game):
+class ConnectFour(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Symmetry):
     """Connect Four, 7 columns by 6 rows; player 0 is x and moves first. Moves are columns 0..6."""
 
     name: ClassVar[str] = "connect4"
     title: ClassVar[str] = "Connect Four"
     default_position: ClassVar[str] = "/".join(["." * WIDTH] * HEIGHT)
+    default_engine: ClassVar[str] = "alphabeta"
     strong_move_order: ClassVar[bool] = True  # threat counting beats history and killers
     notation_help: ClassVar[str] = (
         "Position: either the moves played so far as column digits 1-7, first player "
@@ -248,6 +251,11 @@ class ConnectFour(Game):
     def is_terminal(self) -> bool:
         return self._won or self._moves == _CELLS
 
+    def clone(self) -> ConnectFour:
+        other = copy.copy(self)
+        other._history = self._history.copy()
+        return other
+
     def returns(self) -> tuple[float, ...]:
         if not self._won:
             return (0.0, 0.0)
@@ -320,16 +328,17 @@ class ConnectFour(Game):
             possible = forced
         return self._by_threats(possible & ~(threats >> 1))
 
-    def evaluate(self) -> int:
+    def evaluate(self, player: int | None = None) -> int:
         """Threat cells (each player's empty cells completing a four) and central stones."""
         mask = self._mask
         mine, theirs = self._current, self._current ^ mask
         my_threats = _winning_cells(mine, mask)
         if my_threats & self._possible() and not self._won:
-            return CAN_WIN_NOW
-        their_threats = _winning_cells(theirs, mask)
-        threat_diff = my_threats.bit_count() - their_threats.bit_count()
-        return THREAT_VALUE * threat_diff + _weight(mine) - _weight(theirs)
+            value = CAN_WIN_NOW
+        else:
+            threat_diff = my_threats.bit_count() - _winning_cells(theirs, mask).bit_count()
+            value = THREAT_VALUE * threat_diff + _weight(mine) - _weight(theirs)
+        return value if player is None or player == self._moves & 1 else -value
 
     def ordered_moves(self) -> list[Move]:
         """Centre first, then stably by the number of cells the move lets the mover win at."""

@@ -5,12 +5,14 @@ A move is the int ``heap << 10 | count``: take `count` objects from heap `heap` 
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 from collections.abc import Sequence
 from typing import ClassVar
 
 from kibitz.games.base import Game, IllegalMoveError, Move, NotationError
+from kibitz.games.capabilities import Evaluation, HashKey, MoveOrdering
 
 MAX_HEAPS = 16
 MAX_HEAP_SIZE = 1000
@@ -40,12 +42,13 @@ def decode_move(move: int) -> tuple[int, int]:
     return move >> _COUNT_BITS, move & _COUNT_MASK
 
 
-class Nim(Game):
+class Nim(Game, HashKey, Evaluation, MoveOrdering):
     """Normal-play Nim: whoever takes the last object wins."""
 
     name: ClassVar[str] = "nim"
     title: ClassVar[str] = "Nim"
     default_position: ClassVar[str] = "3,4,5"
+    default_engine: ClassVar[str] = "alphabeta"
     notation_help: ClassVar[str] = (
         "Position: heap sizes separated by commas (1 to 16 heaps of 0 to 1000 objects), "
         "optionally followed by a space and the player to move (1 or 2, default 1), "
@@ -135,6 +138,12 @@ class Nim(Game):
         self._total += count
         self._side ^= 1
 
+    def clone(self) -> Nim:
+        other = copy.copy(self)
+        other._heaps = self._heaps.copy()
+        other._history = self._history.copy()
+        return other
+
     def is_terminal(self) -> bool:
         return self._total == 0
 
@@ -152,9 +161,10 @@ class Nim(Game):
     def key(self) -> int:
         return self._key
 
-    def evaluate(self) -> int:
+    def evaluate(self, player: int | None = None) -> int:
         """The exact Sprague-Grundy verdict, scaled: +50 won, -50 lost for the side to move."""
-        return _VERDICT if self._mover_wins(*_summary(self._heaps)) else -_VERDICT
+        value = _VERDICT if self._mover_wins(*_summary(self._heaps)) else -_VERDICT
+        return value if player is None or player == self._side else -value
 
     def ordered_moves(self) -> list[Move]:
         """Winning moves (to a lost position for the opponent) first, then the rest."""

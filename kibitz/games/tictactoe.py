@@ -5,10 +5,12 @@ Cell index = 3 * row + column, row 0 at the bottom, so ``a1`` = 0, ``c1`` = 2, `
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import ClassVar
 
 from kibitz.games.base import Game, IllegalMoveError, Move, NotationError
+from kibitz.games.capabilities import Evaluation, HashKey, MoveOrdering
 
 _FULL = 0x1FF
 _MARKS = "xo"
@@ -47,12 +49,13 @@ def _cell_name(cell: int) -> str:
     return f"{_FILES[cell % 3]}{cell // 3 + 1}"
 
 
-class TicTacToe(Game):
+class TicTacToe(Game, HashKey, Evaluation, MoveOrdering):
     """Tic-tac-toe; player 0 is x and moves first. Moves are cell indices 0..8."""
 
     name: ClassVar[str] = "tictactoe"
     title: ClassVar[str] = "Tic-tac-toe"
     default_position: ClassVar[str] = ".../.../... x"
+    default_engine: ClassVar[str] = "alphabeta"
     notation_help: ClassVar[str] = (
         "Position: the three rows from top to bottom separated by '/', each three cells "
         "of x, o or '.', then optionally a space and the side to move (x or o; inferred "
@@ -140,6 +143,12 @@ class TicTacToe(Game):
         self._key ^= _ZOBRIST[side][move] ^ _ZOBRIST_SIDE
         self._side = side
 
+    def clone(self) -> TicTacToe:
+        other = copy.copy(self)
+        other._marks = self._marks.copy()
+        other._history = self._history.copy()
+        return other
+
     def is_terminal(self) -> bool:
         marks = self._marks
         return _HAS_LINE[marks[self._side ^ 1]] or marks[0] | marks[1] == _FULL
@@ -159,9 +168,10 @@ class TicTacToe(Game):
     def key(self) -> int:
         return self._key
 
-    def evaluate(self) -> int:
+    def evaluate(self, player: int | None = None) -> int:
         """Open lines: each line the opponent does not block, weighted by own marks on it."""
-        mine, theirs = self._marks[self._side], self._marks[self._side ^ 1]
+        side = self._side if player is None else player
+        mine, theirs = self._marks[side], self._marks[side ^ 1]
         score = 0
         for line in _LINES:
             if not line & theirs:

@@ -11,6 +11,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from kibitz.engines import load_plugins
 from kibitz.server.service import EngineService, ServerConfig
 from kibitz.v1 import engine_pb2 as pb
 from kibitz.v1 import engine_pb2_grpc as pb_grpc
@@ -33,6 +34,8 @@ class Server:
         self.port = 0
 
     async def start(self) -> None:
+        for problem in load_plugins():
+            log.warning("%s", problem)
         pb_grpc.add_EngineServiceServicer_to_server(self.service, self._grpc)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self._grpc)
         reflection.enable_server_reflection(

@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
-from kibitz.engines.base import Engine, OptionSpec
-from kibitz.engines.types import Bound, Clock, Info, Limits, Result, Score, ScoreKind
-from kibitz.games.base import Game
+from collections.abc import Iterable
+
+from kibitz.engines import (
+    Bound,
+    Clock,
+    Engine,
+    Info,
+    Limits,
+    OptionSpec,
+    Result,
+    RootMove,
+    Score,
+    ScoreKind,
+    StopReason,
+    default_engine_for,
+)
+from kibitz.games import Game, capabilities_of
 from kibitz.v1 import engine_pb2 as pb
 
 _KINDS = {
@@ -14,11 +28,17 @@ _KINDS = {
     ScoreKind.DRAW: pb.Score.DRAW,
 }
 _BOUNDS = {Bound.EXACT: pb.Score.EXACT, Bound.LOWER: pb.Score.LOWER, Bound.UPPER: pb.Score.UPPER}
+_STOP_REASONS = {reason: pb.Result.StopReason.Value(reason.name) for reason in StopReason}
 
 
-def score_to_pb(score: Score) -> pb.Score:
+def score_to_pb(score: Score, player: int) -> pb.Score:
+    """`score` (from the side to move, `player`) on the wire."""
     message = pb.Score(
-        kind=_KINDS[score.kind], centi=score.value, plies=score.plies, bound=_BOUNDS[score.bound]
+        kind=_KINDS[score.kind],
+        centi=score.value,
+        plies=score.plies,
+        bound=_BOUNDS[score.bound],
+        player=player,
     )
     for name in ("win", "draw", "loss"):
         value = getattr(score, name)
@@ -33,17 +53,31 @@ def _ms(seconds: float) -> int:
     return max(0, round(seconds * 1000))
 
 
-def info_to_pb(info: Info, state: Game) -> pb.Info:
+def root_move_to_pb(root: RootMove, state: Game) -> pb.RootMove:
+    message = pb.RootMove(
+        move=state.format_move(root.move),
+        score=score_to_pb(root.score, state.to_move()),
+        pv=state.format_line(root.pv),
+    )
+    if root.prior is not None:
+        message.prior = root.prior
+    return message
+
+
+def info_to_pb(info: Info, state: Game, root_moves: Iterable[pb.RootMove] = ()) -> pb.Info:
+    """An Info of a search of `state` (the root position) with `root_moves` (formatted by
+    `root_move_to_pb`) if the client asked for them."""
     return pb.Info(
         depth=info.depth,
         selective_depth=info.seldepth,
-        score=score_to_pb(info.score),
+        score=score_to_pb(info.score, state.to_move()),
         nodes=info.nodes,
         nodes_per_second=info.nps,
         time_ms=_ms(info.time),
         pv=state.format_line(info.pv),
         multipv=info.multipv,
         hash_full=info.hashfull,
+        root_moves=root_moves,
     )
 
 
@@ -52,22 +86,37 @@ def result_to_pb(result: Result, state: Game) -> pb.Result:
     return pb.Result(
         best_move=state.format_move(result.best_move) if result.best_move is not None else "",
         ponder_move=pv[1] if len(pv) > 1 else "",
-        score=score_to_pb(result.score),
+        score=score_to_pb(result.score, state.to_move()),
         pv=pv,
-        root_moves=[
-            pb.RootMove(
-                move=state.format_move(root.move),
-                score=score_to_pb(root.score),
-                pv=state.format_line(root.pv),
-            )
-            for root in result.root_moves
-        ],
+        root_moves=[root_move_to_pb(root, state) for root in result.root_moves],
         nodes=result.nodes,
         time_ms=_ms(result.time),
         depth=result.depth,
         selective_depth=result.seldepth,
-        stop_reason=result.stop_reason,
         stats=result.stats,
+        **stop_fields(StopReason(result.stop_reason)),
+    )
+
+
+def stop_fields(reason: StopReason) -> dict:
+    """Result's two stop fields: the text (for older clients) and the enum."""
+    return {"stop_reason": reason.value, "stopped_by": _STOP_REASONS[reason]}
+
+
+def provisional_result(info: Info, root_moves: list[pb.RootMove]) -> pb.Result:
+    """The Result a search would answer if stopped when it sent `info`: its root moves
+    (formatted, best first), without a stop reason (the server sets one if it uses it)."""
+    best = root_moves[0]
+    return pb.Result(
+        best_move=best.move,
+        ponder_move=best.pv[1] if len(best.pv) > 1 else "",
+        score=best.score,
+        pv=best.pv,
+        root_moves=root_moves,
+        nodes=info.nodes,
+        time_ms=_ms(info.time),
+        depth=info.depth,
+        selective_depth=info.seldepth,
     )
 
 
@@ -77,9 +126,9 @@ def game_over_result(state: Game) -> pb.Result:
     mine = returns[state.to_move()] if state.to_move() >= 0 else 0
     kind = ScoreKind.WIN if mine > 0 else ScoreKind.LOSS if mine < 0 else ScoreKind.DRAW
     return pb.Result(
-        score=score_to_pb(Score(kind)),
-        stop_reason="game_over",
+        score=score_to_pb(Score(kind), state.to_move()),
         game_over=pb.GameOver(returns=list(returns), reason=state.terminal_reason()),
+        **stop_fields(StopReason.GAME_OVER),
     )
 
 
@@ -142,6 +191,7 @@ def engine_info(engine_cls: type[Engine], games: list[type[Game]]) -> pb.EngineI
 
 
 def game_info(game_cls: type[Game]) -> pb.GameInfo:
+    default_engine = default_engine_for(game_cls)
     return pb.GameInfo(
         name=game_cls.name,
         title=game_cls.title,
@@ -149,4 +199,7 @@ def game_info(game_cls: type[Game]) -> pb.GameInfo:
         has_chance=game_cls.has_chance,
         default_position=game_cls.default_position,
         notation_help=game_cls.notation_help,
+        default_engine=default_engine.name if default_engine is not None else "",
+        zero_sum=game_cls.zero_sum,
+        capabilities=[capability.title for capability in capabilities_of(game_cls)],
     )

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 import grpc
 
-from kibitz.engines import ENGINES
-from kibitz.games import GAMES
+from kibitz.engines import ENGINES, Engine, StopReason
+from kibitz.games import GAMES, Game
 from kibitz.server import convert
 from kibitz.server.errors import ServiceError
 from kibitz.server.sessions import SearchSlots, Session, SessionRegistry
@@ -20,6 +20,7 @@ from kibitz.server.validation import (
     SearchJob,
     engine_for,
     game_named,
+    parse_position,
     prepare_search,
     typed_options,
 )
@@ -116,7 +117,7 @@ class EngineService(pb_grpc.EngineServiceServicer):
     @_handles_errors
     async def Describe(self, request: pb.DescribeRequest, context) -> pb.PositionInfo:
         game = game_named(request.game)
-        state = self._job(game, request.position, request.moves, pb.Limits()).state
+        state, _ = parse_position(game, request.position, request.moves)
         message = pb.PositionInfo(
             game=game.name,
             position=state.position(),
@@ -191,13 +192,22 @@ class EngineService(pb_grpc.EngineServiceServicer):
 
     # -- searching ------------------------------------------------------------------------
 
-    def _job(self, game, position: str, moves, limits: pb.Limits) -> SearchJob:
-        return prepare_search(game, position, moves, limits, self.config.default_move_time_ms)
+    def _job(
+        self, game: type[Game], engine: type[Engine], request: pb.SearchRequest | pb.AnalyzeRequest
+    ) -> SearchJob:
+        return prepare_search(
+            game,
+            engine,
+            request.position,
+            request.moves,
+            request.limits,
+            self.config.default_move_time_ms,
+        )
 
     @_streams_errors
     async def Search(self, request: pb.SearchRequest, context) -> AsyncIterator[pb.SearchResponse]:
         session = self._idle_session(request.session_id, "start another search")
-        job = self._job(session.game, request.position, request.moves, request.limits)
+        job = self._job(session.game, session.engine, request)
         async with self.slots.take():
             session.searching = True
             session.stop_requested = False
@@ -229,7 +239,7 @@ class EngineService(pb_grpc.EngineServiceServicer):
         game = game_named(request.game)
         engine = engine_for(request.engine, game)
         options = typed_options(engine, request.options)
-        job = self._job(game, request.position, request.moves, request.limits)
+        job = self._job(game, engine, request)
         async with self.slots.take():
             worker = await self._spare_worker(game.name, engine.name)
             self._analyzing.add(worker)
@@ -270,7 +280,6 @@ class EngineService(pb_grpc.EngineServiceServicer):
             stop_at = loop.time() + job.deadline + self.config.deadline_margin
             timers.append(loop.call_at(stop_at, worker.stop))
             timers.append(loop.call_at(stop_at + self.config.kill_grace, worker.kill))
-        last_info: pb.Info | None = None
         try:
             await worker.start_search(
                 job.position, job.moves, job.limits, self.config.info_interval
@@ -279,14 +288,13 @@ class EngineService(pb_grpc.EngineServiceServicer):
                 worker.stop()
             async for message in worker.results():
                 if isinstance(message, pb.Info):
-                    last_info = message
                     yield pb.SearchResponse(info=message)
                 else:
                     yield pb.SearchResponse(result=message)
         except WorkerCrashed as exc:
             if job.deadline is not None and loop.time() >= timers[-1].when():
                 log.warning("worker ignored its deadline and was killed; answering best so far")
-                yield pb.SearchResponse(result=_best_so_far(job, last_info))
+                yield pb.SearchResponse(result=_provisional_answer(worker))
                 return
             raise ServiceError(
                 grpc.StatusCode.INTERNAL,
@@ -312,34 +320,15 @@ class EngineService(pb_grpc.EngineServiceServicer):
         self._spare_workers.clear()
 
 
-def _best_so_far(job: SearchJob, info: pb.Info | None) -> pb.Result:
-    """A Result built from the last Info of a search whose worker had to be killed.
-
-    Every legal root move is listed: the Info's move with its score, the others with that
-    score as an upper bound (the Info reports the best move of a completed iteration).
-    Without any Info there is no estimate: the game's first ordered move, scored 0 with
-    an unspecified bound.
-    """
-    state = job.state
-    if info is not None and info.pv:
-        best, score = info.pv[0], info.score
-        other_score = pb.Score()
-        other_score.CopyFrom(score)
-        other_score.bound = pb.Score.UPPER
-    else:
-        best = state.format_move(state.ordered_moves()[0])
-        score = other_score = pb.Score(kind=pb.Score.HEURISTIC)
-    pv = list(info.pv) if info is not None and info.pv else [best]
-    others = [state.format_move(m) for m in state.ordered_moves() if state.format_move(m) != best]
-    return pb.Result(
-        best_move=best,
-        ponder_move=pv[1] if len(pv) > 1 else "",
-        score=score,
-        pv=pv,
-        root_moves=[pb.RootMove(move=best, score=score, pv=pv)]
-        + [pb.RootMove(move=move, score=other_score, pv=[move]) for move in others],
-        nodes=info.nodes if info is not None else 0,
-        time_ms=info.time_ms if info is not None else 0,
-        depth=info.depth if info is not None else 0,
-        stop_reason="time",
-    )
+def _provisional_answer(worker: Worker) -> pb.Result:
+    """The engine's own provisional answer from its last Info, for a search the server had
+    to cut (the engine ignored its deadline); an error if it never sent one."""
+    if not worker.provisional:
+        raise ServiceError(
+            grpc.StatusCode.DEADLINE_EXCEEDED,
+            "the engine ignored its deadline before reporting any move and was stopped; "
+            "the session gets a fresh worker on its next request (its tables are empty)",
+        )
+    result = pb.Result.FromString(worker.provisional)
+    result.MergeFrom(pb.Result(**convert.stop_fields(StopReason.TIME)))  # sets the stop fields
+    return result

@@ -8,15 +8,12 @@ from typing import Any
 
 import grpc
 
-from kibitz.engines import ENGINES, Engine, OptionError
-from kibitz.engines.timeman import allocate
-from kibitz.engines.types import MAX_PLY
+from kibitz.engines import ENGINES, MAX_PLY, Engine, OptionError, default_engine_for
 from kibitz.games import GAMES, Game
 from kibitz.server import convert
 from kibitz.server.errors import ServiceError, invalid
 from kibitz.v1 import engine_pb2 as pb
 
-DEFAULT_ENGINE = "alphabeta"
 MAX_MOVE_TIME_MS = 24 * 3600 * 1000
 MAX_MULTIPV = 256
 
@@ -34,14 +31,22 @@ def game_named(name: str) -> type[Game]:
 
 
 def engine_for(name: str, game: type[Game]) -> type[Engine]:
-    engine = ENGINES.get((name or DEFAULT_ENGINE).lower())
+    """The engine `name` (empty: the game's default) if it can search `game`."""
+    if not name:
+        engine = default_engine_for(game)
+        if engine is None:
+            raise invalid(f"no engine of this server can play {game.name!r}")
+        return engine
+    engine = ENGINES.get(name.lower())
     if engine is None:
         raise ServiceError(
             grpc.StatusCode.NOT_FOUND,
             f"unknown engine {name!r}; known engines: {', '.join(sorted(ENGINES))}",
         )
-    if not engine.supports(game):
-        raise invalid(f"engine {engine.name!r} cannot play {game.name!r}")
+    unmet = engine.requires.unmet(game)
+    if unmet:
+        needs = "; ".join(unmet)
+        raise invalid(f"engine {engine.name!r} cannot play {game.name!r}: it needs {needs}")
     return engine
 
 
@@ -70,13 +75,8 @@ class SearchJob:
     """Seconds after the start by which the search must end (None: no time limit)."""
 
 
-def prepare_search(
-    game: type[Game],
-    position: str,
-    moves: Iterable[str],
-    limits: pb.Limits,
-    default_move_time_ms: int,
-) -> SearchJob:
+def parse_position(game: type[Game], position: str, moves: Iterable[str]) -> tuple[Game, list[str]]:
+    """The position after `moves`, and the moves one by one (a move-list entry split)."""
     try:
         state = game.from_position(position)
     except ValueError as exc:
@@ -86,8 +86,20 @@ def prepare_search(
         state.play_line(expanded)
     except ValueError as exc:
         raise invalid(f"moves: {exc}") from None
+    return state, expanded
+
+
+def prepare_search(
+    game: type[Game],
+    engine: type[Engine],
+    position: str,
+    moves: Iterable[str],
+    limits: pb.Limits,
+    default_move_time_ms: int,
+) -> SearchJob:
+    state, expanded = parse_position(game, position, moves)
     limits = _checked_limits(limits, state, default_move_time_ms)
-    return SearchJob(state, position, expanded, limits, _deadline(limits, state))
+    return SearchJob(state, position, expanded, limits, _deadline(engine, limits, state))
 
 
 def _checked_limits(limits: pb.Limits, state: Game, default_move_time_ms: int) -> pb.Limits:
@@ -141,8 +153,8 @@ def _check_clock(clock: pb.Clock, state: Game) -> None:
         raise invalid(f"limits.clock: player {mover + 1} (to move) has no time left")
 
 
-def _deadline(limits: pb.Limits, state: Game) -> float | None:
-    """The engine's own hard deadline (the server stops the search shortly after it)."""
-    if limits.infinite or state.is_terminal():
+def _deadline(engine: type[Engine], limits: pb.Limits, state: Game) -> float | None:
+    """The engine's own deadline (the server stops the search shortly after it)."""
+    if state.is_terminal():
         return None
-    return allocate(convert.limits_from_pb(limits, state), state.to_move()).hard
+    return engine.deadline(convert.limits_from_pb(limits, state), state.to_move())

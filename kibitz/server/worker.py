@@ -1,4 +1,6 @@
-"""Worker processes: where searches run, so the server's event loop never does (DESIGN §4).
+"""Worker processes: where searches run, so the server's event loop never does.
+
+See docs/architecture.md, "A search request, end to end".
 
 One worker holds one engine instance and its state (tables, trees) between searches. The
 parent talks to it over a pipe with pickled tuples:
@@ -7,7 +9,12 @@ parent talks to it over a pipe with pickled tuples:
                        | ("new_game",) | ("search", position, moves, limits_bytes, interval)
                        | ("exit",)
     worker -> parent   ("ok", payload) | ("error", message)
-                       | ("info", pb.Info bytes)* then ("result", pb.Result bytes)
+                       | ("info", pb.Info bytes, provisional pb.Result bytes)*
+                         then ("result", pb.Result bytes)
+
+The provisional Result of an Info is what the engine would answer if stopped then (from
+`Info.root_moves`; empty bytes for Infos without root moves); the server keeps the latest
+and answers with it if it has to kill the worker.
 
 A search is stopped through a shared event that the engine polls every few hundred nodes.
 """
@@ -22,13 +29,14 @@ from collections.abc import AsyncIterator
 from multiprocessing.connection import Connection
 from typing import Any
 
-from kibitz.engines import ENGINES, Engine, SearchContext
+from kibitz.engines import ENGINES, Engine, Info, SearchContext, load_plugins
 from kibitz.games import GAMES, Game
 from kibitz.server import convert
 from kibitz.v1 import engine_pb2 as pb
 
 _context = multiprocessing.get_context("forkserver")
 _context.set_forkserver_preload(["kibitz.server.worker"])
+load_plugins()  # in the forkserver, which preloads this module: every worker starts with them
 
 
 class WorkerCrashed(RuntimeError):
@@ -85,20 +93,26 @@ def _run_search(
     *,
     stop_event: Any,
 ) -> None:
-    def load() -> Game:
-        state = game_cls.from_position(position)
-        state.play_line(moves)
-        return state
-
-    state = load()
-    root = load()  # an untouched copy to format moves while the engine walks `state`
+    state = game_cls.from_position(position)
+    state.play_line(moves)
     if state.is_terminal():
         conn.send(("result", convert.game_over_result(state).SerializeToString()))
         return
-    limits = convert.limits_from_pb(pb.Limits.FromString(limits_bytes), root)
+    root = state.clone()  # untouched, to format moves while the engine walks `state`
+    wire_limits = pb.Limits.FromString(limits_bytes)
+    limits = convert.limits_from_pb(wire_limits, root)
 
-    def report(info: Any) -> None:
-        conn.send(("info", convert.info_to_pb(info, root).SerializeToString()))
+    def report(info: Info) -> None:
+        roots = [convert.root_move_to_pb(move, root) for move in info.root_moves]
+        message = convert.info_to_pb(info, root, roots if wire_limits.report_root_moves else ())
+        provisional = convert.provisional_result(info, roots) if roots else None
+        conn.send(
+            (
+                "info",
+                message.SerializeToString(),
+                provisional.SerializeToString() if provisional is not None else b"",
+            )
+        )
 
     context = SearchContext(report=report, stop=stop_event, info_interval=info_interval)
     result = engine.search(state, limits, context)
@@ -126,6 +140,9 @@ class Worker:
         self._loop.add_reader(self._conn.fileno(), self._on_readable)
         self.alive = True
         self._abandoned_search = False
+        self.provisional = b""
+        """The running search's provisional answer (a serialized pb.Result) from its last
+        Info that had one; empty before the first."""
 
     @classmethod
     async def start(cls, game: str, engine: str, options: dict[str, Any]) -> Worker:
@@ -155,7 +172,7 @@ class Worker:
             self._loop.remove_reader(self._conn.fileno())
             self._queue.put_nowait(_DEAD)
 
-    async def _receive(self) -> tuple[str, Any]:
+    async def _receive(self) -> tuple[Any, ...]:
         message = await self._queue.get()
         if message is _DEAD:
             await asyncio.to_thread(self.process.join, 2.0)
@@ -197,6 +214,7 @@ class Worker:
         """Send a search; read its messages with `results()`. A `stop()` from now on counts."""
         await self._discard_abandoned_search()
         self._stop_event.clear()
+        self.provisional = b""
         self._send("search", position, moves, limits.SerializeToString(), info_interval)
         self._abandoned_search = True  # until the result has been read
 
@@ -204,8 +222,10 @@ class Worker:
         """The running search's Info messages, then its Result."""
         try:
             while True:
-                kind, payload = await self._receive()
+                kind, payload, *provisional = await self._receive()
                 if kind == "info":
+                    if provisional[0]:
+                        self.provisional = provisional[0]
                     yield pb.Info.FromString(payload)
                 else:
                     self._abandoned_search = False

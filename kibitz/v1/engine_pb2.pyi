@@ -18,20 +18,26 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ...) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ("name", "title", "players", "has_chance", "default_position", "notation_help")
+    __slots__ = ("name", "title", "players", "has_chance", "default_position", "notation_help", "default_engine", "zero_sum", "capabilities")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     HAS_CHANCE_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_POSITION_FIELD_NUMBER: _ClassVar[int]
     NOTATION_HELP_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_ENGINE_FIELD_NUMBER: _ClassVar[int]
+    ZERO_SUM_FIELD_NUMBER: _ClassVar[int]
+    CAPABILITIES_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     players: int
     has_chance: bool
     default_position: str
     notation_help: str
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[int] = ..., has_chance: _Optional[bool] = ..., default_position: _Optional[str] = ..., notation_help: _Optional[str] = ...) -> None: ...
+    default_engine: str
+    zero_sum: bool
+    capabilities: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[int] = ..., has_chance: _Optional[bool] = ..., default_position: _Optional[str] = ..., notation_help: _Optional[str] = ..., default_engine: _Optional[str] = ..., zero_sum: _Optional[bool] = ..., capabilities: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ListEnginesRequest(_message.Message):
     __slots__ = ()
@@ -179,7 +185,7 @@ class CloseSessionResponse(_message.Message):
     def __init__(self) -> None: ...
 
 class Limits(_message.Message):
-    __slots__ = ("depth", "nodes", "move_time_ms", "clock", "infinite", "search_moves", "multipv", "solve")
+    __slots__ = ("depth", "nodes", "move_time_ms", "clock", "infinite", "search_moves", "multipv", "solve", "report_root_moves")
     DEPTH_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
     MOVE_TIME_MS_FIELD_NUMBER: _ClassVar[int]
@@ -188,6 +194,7 @@ class Limits(_message.Message):
     SEARCH_MOVES_FIELD_NUMBER: _ClassVar[int]
     MULTIPV_FIELD_NUMBER: _ClassVar[int]
     SOLVE_FIELD_NUMBER: _ClassVar[int]
+    REPORT_ROOT_MOVES_FIELD_NUMBER: _ClassVar[int]
     depth: int
     nodes: int
     move_time_ms: int
@@ -196,7 +203,8 @@ class Limits(_message.Message):
     search_moves: _containers.RepeatedScalarFieldContainer[str]
     multipv: int
     solve: bool
-    def __init__(self, depth: _Optional[int] = ..., nodes: _Optional[int] = ..., move_time_ms: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., infinite: _Optional[bool] = ..., search_moves: _Optional[_Iterable[str]] = ..., multipv: _Optional[int] = ..., solve: _Optional[bool] = ...) -> None: ...
+    report_root_moves: bool
+    def __init__(self, depth: _Optional[int] = ..., nodes: _Optional[int] = ..., move_time_ms: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., infinite: _Optional[bool] = ..., search_moves: _Optional[_Iterable[str]] = ..., multipv: _Optional[int] = ..., solve: _Optional[bool] = ..., report_root_moves: _Optional[bool] = ...) -> None: ...
 
 class Clock(_message.Message):
     __slots__ = ("time_left_ms", "increment_ms", "moves_to_go")
@@ -264,7 +272,7 @@ class SearchResponse(_message.Message):
     def __init__(self, info: _Optional[_Union[Info, _Mapping]] = ..., result: _Optional[_Union[Result, _Mapping]] = ...) -> None: ...
 
 class Score(_message.Message):
-    __slots__ = ("kind", "centi", "plies", "bound", "win_probability", "draw_probability", "loss_probability", "visits")
+    __slots__ = ("kind", "centi", "plies", "bound", "win_probability", "draw_probability", "loss_probability", "visits", "player")
     class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         KIND_UNSPECIFIED: _ClassVar[Score.Kind]
@@ -295,6 +303,7 @@ class Score(_message.Message):
     DRAW_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
     LOSS_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
     VISITS_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
     kind: Score.Kind
     centi: int
     plies: int
@@ -303,10 +312,11 @@ class Score(_message.Message):
     draw_probability: float
     loss_probability: float
     visits: int
-    def __init__(self, kind: _Optional[_Union[Score.Kind, str]] = ..., centi: _Optional[int] = ..., plies: _Optional[int] = ..., bound: _Optional[_Union[Score.Bound, str]] = ..., win_probability: _Optional[float] = ..., draw_probability: _Optional[float] = ..., loss_probability: _Optional[float] = ..., visits: _Optional[int] = ...) -> None: ...
+    player: int
+    def __init__(self, kind: _Optional[_Union[Score.Kind, str]] = ..., centi: _Optional[int] = ..., plies: _Optional[int] = ..., bound: _Optional[_Union[Score.Bound, str]] = ..., win_probability: _Optional[float] = ..., draw_probability: _Optional[float] = ..., loss_probability: _Optional[float] = ..., visits: _Optional[int] = ..., player: _Optional[int] = ...) -> None: ...
 
 class Info(_message.Message):
-    __slots__ = ("depth", "selective_depth", "score", "nodes", "nodes_per_second", "time_ms", "pv", "multipv", "hash_full")
+    __slots__ = ("depth", "selective_depth", "score", "nodes", "nodes_per_second", "time_ms", "pv", "multipv", "hash_full", "root_moves")
     DEPTH_FIELD_NUMBER: _ClassVar[int]
     SELECTIVE_DEPTH_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
@@ -316,6 +326,7 @@ class Info(_message.Message):
     PV_FIELD_NUMBER: _ClassVar[int]
     MULTIPV_FIELD_NUMBER: _ClassVar[int]
     HASH_FULL_FIELD_NUMBER: _ClassVar[int]
+    ROOT_MOVES_FIELD_NUMBER: _ClassVar[int]
     depth: int
     selective_depth: int
     score: Score
@@ -325,17 +336,20 @@ class Info(_message.Message):
     pv: _containers.RepeatedScalarFieldContainer[str]
     multipv: int
     hash_full: int
-    def __init__(self, depth: _Optional[int] = ..., selective_depth: _Optional[int] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., nodes: _Optional[int] = ..., nodes_per_second: _Optional[int] = ..., time_ms: _Optional[int] = ..., pv: _Optional[_Iterable[str]] = ..., multipv: _Optional[int] = ..., hash_full: _Optional[int] = ...) -> None: ...
+    root_moves: _containers.RepeatedCompositeFieldContainer[RootMove]
+    def __init__(self, depth: _Optional[int] = ..., selective_depth: _Optional[int] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., nodes: _Optional[int] = ..., nodes_per_second: _Optional[int] = ..., time_ms: _Optional[int] = ..., pv: _Optional[_Iterable[str]] = ..., multipv: _Optional[int] = ..., hash_full: _Optional[int] = ..., root_moves: _Optional[_Iterable[_Union[RootMove, _Mapping]]] = ...) -> None: ...
 
 class RootMove(_message.Message):
-    __slots__ = ("move", "score", "pv")
+    __slots__ = ("move", "score", "pv", "prior")
     MOVE_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     PV_FIELD_NUMBER: _ClassVar[int]
+    PRIOR_FIELD_NUMBER: _ClassVar[int]
     move: str
     score: Score
     pv: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, move: _Optional[str] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., pv: _Optional[_Iterable[str]] = ...) -> None: ...
+    prior: float
+    def __init__(self, move: _Optional[str] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., pv: _Optional[_Iterable[str]] = ..., prior: _Optional[float] = ...) -> None: ...
 
 class GameOver(_message.Message):
     __slots__ = ("returns", "reason")
@@ -346,7 +360,23 @@ class GameOver(_message.Message):
     def __init__(self, returns: _Optional[_Iterable[float]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class Result(_message.Message):
-    __slots__ = ("best_move", "ponder_move", "score", "pv", "root_moves", "nodes", "time_ms", "depth", "stop_reason", "game_over", "selective_depth", "stats")
+    __slots__ = ("best_move", "ponder_move", "score", "pv", "root_moves", "nodes", "time_ms", "depth", "stop_reason", "game_over", "selective_depth", "stats", "stopped_by")
+    class StopReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        STOP_REASON_UNSPECIFIED: _ClassVar[Result.StopReason]
+        DEPTH: _ClassVar[Result.StopReason]
+        NODES: _ClassVar[Result.StopReason]
+        TIME: _ClassVar[Result.StopReason]
+        STOPPED: _ClassVar[Result.StopReason]
+        SOLVED: _ClassVar[Result.StopReason]
+        GAME_OVER: _ClassVar[Result.StopReason]
+    STOP_REASON_UNSPECIFIED: Result.StopReason
+    DEPTH: Result.StopReason
+    NODES: Result.StopReason
+    TIME: Result.StopReason
+    STOPPED: Result.StopReason
+    SOLVED: Result.StopReason
+    GAME_OVER: Result.StopReason
     class StatsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -366,6 +396,7 @@ class Result(_message.Message):
     GAME_OVER_FIELD_NUMBER: _ClassVar[int]
     SELECTIVE_DEPTH_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
+    STOPPED_BY_FIELD_NUMBER: _ClassVar[int]
     best_move: str
     ponder_move: str
     score: Score
@@ -378,4 +409,5 @@ class Result(_message.Message):
     game_over: GameOver
     selective_depth: int
     stats: _containers.ScalarMap[str, float]
-    def __init__(self, best_move: _Optional[str] = ..., ponder_move: _Optional[str] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., pv: _Optional[_Iterable[str]] = ..., root_moves: _Optional[_Iterable[_Union[RootMove, _Mapping]]] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[int] = ..., depth: _Optional[int] = ..., stop_reason: _Optional[str] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., selective_depth: _Optional[int] = ..., stats: _Optional[_Mapping[str, float]] = ...) -> None: ...
+    stopped_by: Result.StopReason
+    def __init__(self, best_move: _Optional[str] = ..., ponder_move: _Optional[str] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., pv: _Optional[_Iterable[str]] = ..., root_moves: _Optional[_Iterable[_Union[RootMove, _Mapping]]] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[int] = ..., depth: _Optional[int] = ..., stop_reason: _Optional[str] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., selective_depth: _Optional[int] = ..., stats: _Optional[_Mapping[str, float]] = ..., stopped_by: _Optional[_Union[Result.StopReason, str]] = ...) -> None: ...

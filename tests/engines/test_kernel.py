@@ -13,8 +13,7 @@ import pytest
 from test_alphabeta import FakeClock, internal, run
 from toys import published_internal
 
-from kibitz.engines import kernels
-from kibitz.engines.alphabeta import AlphaBeta
+from kibitz.engines.alphabeta import AlphaBeta, kernels
 from kibitz.engines.base import SearchContext
 from kibitz.engines.types import Info, Limits, Result
 from kibitz.games.connect4 import ConnectFour

@@ -1,8 +1,8 @@
-"""Killer moves and the history heuristic (kibitz/engines/ordering.py)."""
+"""Killer moves and the history heuristic (kibitz/engines/alphabeta/ordering.py)."""
 
 from __future__ import annotations
 
-from kibitz.engines.ordering import QuietMoveOrdering
+from kibitz.engines.alphabeta.ordering import QuietMoveOrdering
 
 
 def test_history_then_killers_reorder_quiet_moves():

@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from kibitz.engines.types import WIN, WIN_THRESHOLD
 from kibitz.games.base import Game, Move
+from kibitz.games.capabilities import Evaluation, HashKey, MoveOrdering, NoisyMoves
 
 CLAMP = WIN_THRESHOLD - 1
 
@@ -22,7 +23,7 @@ class _Node:
         """At a terminal: +1/0/-1 for player 0."""
 
 
-class RandomTreeGame(Game):
+class RandomTreeGame(Game, HashKey, Evaluation, MoveOrdering, NoisyMoves):
     """A seeded random game tree: branching 2-4, depth <= `max_depth`.
 
     Leaves (at `max_depth`, or earlier with probability `p_terminal`) are wins, losses or
@@ -101,9 +102,10 @@ class RandomTreeGame(Game):
     def key(self) -> int:
         return hash((self.seed, self.path))
 
-    def evaluate(self) -> int:
+    def evaluate(self, player: int | None = None) -> int:
         evaluation = self.tree[self.path].evaluation
-        return evaluation if self.to_move() == 0 else -evaluation
+        side = self.to_move() if player is None else player
+        return evaluation if side == 0 else -evaluation
 
     def render(self) -> str:
         return " ".join(map(str, self.path))
@@ -171,7 +173,7 @@ def solve(game: Game, memo: dict[int, int] | None = None) -> int:
     return value
 
 
-class ExchangeGame(Game):
+class ExchangeGame(Game, HashKey, Evaluation, NoisyMoves):
     """Captures on one contested square: the horizon effect in a nutshell.
 
     Player 1 has a piece worth `target` on the square; each player has a queue of attackers
@@ -279,9 +281,9 @@ class ExchangeGame(Game):
     def key(self) -> int:
         return hash((self.position(), len(self.history), self.captures))
 
-    def evaluate(self) -> int:
-        mover = self.to_move()
-        return self.material(mover) - self.material(1 - mover)
+    def evaluate(self, player: int | None = None) -> int:
+        side = self.to_move() if player is None else player
+        return self.material(side) - self.material(1 - side)
 
     def render(self) -> str:
         owner, value = self._square()

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from kibitz.engines import kernels
-from kibitz.engines.tt import (
+from kibitz.engines.alphabeta import kernels
+from kibitz.engines.alphabeta.table import (
     ENTRY_BYTES,
     EXACT,
     LOWER,

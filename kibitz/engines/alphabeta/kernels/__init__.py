@@ -1,8 +1,8 @@
-"""Compiled search kernels: one game's node search in C, behind AlphaBeta's interface.
+"""Compiled search kernels: one game's node search in C, behind `NodeSearch`'s interface.
 
-A kernel performs exactly the search of `AlphaBeta._search` and `_quiesce` (same nodes, same
-values, same lines) for one game's state layout, over a `NativeTable` (the table of `tt.py`
-in C). AlphaBeta searches each root move's subtree with it when the option Kernel is on and
+A kernel performs exactly the search of `NodeSearch.search` and `quiesce` (same nodes, same
+values, same lines) for one game's state layout, over a `NativeTable` (the table of `table.py`
+in C). `KernelNodeSearch` searches each root move's subtree with it when the option Kernel is on and
 the game has one. The pure-Python search stays the reference the kernels are tested against.
 
 The extensions are built at install time (`setup.py`); where they could not be built
@@ -16,8 +16,8 @@ from typing import Any
 from kibitz.games.base import Game
 
 try:
-    from kibitz.engines.kernels._connect4 import Connect4Search
-    from kibitz.engines.kernels._table import ENTRY_BYTES, NativeTable
+    from kibitz.engines.alphabeta.kernels._connect4 import Connect4Search
+    from kibitz.engines.alphabeta.kernels._table import ENTRY_BYTES, NativeTable
 except ImportError:  # pragma: no cover - only without a C compiler at install time
     Connect4Search = NativeTable = None  # type: ignore[assignment,misc]
     ENTRY_BYTES = 0

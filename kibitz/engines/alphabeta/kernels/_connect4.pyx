@@ -1,8 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Connect Four's node search in C: `AlphaBeta._search` and `_quiesce`, node for node.
+"""Connect Four's node search in C: `NodeSearch.search` and `quiesce`, node for node.
 
-The engine calls `Connect4Search.search` for each root move's subtree in place of its own
-`_search` (the option Kernel). Everything the Python search does per node is done here in
+The engine (`KernelNodeSearch`) calls `Connect4Search.search` for each root move's subtree in
+place of `NodeSearch.search` (the option Kernel). Everything the Python search does per node is done here in
 the same order: node counting and polling, terminal values, mate-distance pruning, the
 solving hooks (`winning_moves`, `non_losing_moves` and the bounds they imply), symmetric
 table keys, TT cutoffs with the proven-result (`horizon`) bookkeeping, threat ordering with
@@ -18,7 +18,7 @@ by `poll` leaves nothing to undo here.
 from libc.limits cimport INT_MIN
 from libc.stdint cimport uint64_t
 
-from kibitz.engines.kernels._table cimport (
+from kibitz.engines.alphabeta.kernels._table cimport (
     Entry,
     NativeTable,
     table_lookup,
@@ -26,7 +26,7 @@ from kibitz.engines.kernels._table cimport (
     table_store,
 )
 
-from kibitz.engines import tt as _tt
+from kibitz.engines.alphabeta import table as _tt
 from kibitz.engines import types as _types
 from kibitz.games import connect4 as _rules
 
@@ -137,7 +137,7 @@ cdef inline int weight(uint64_t stones) noexcept nogil:
 
 
 cdef inline int from_table(int score, int ply) noexcept:
-    """`tt.from_tt`: a stored node-relative score as seen from the root at `ply`."""
+    """`table.from_tt`: a stored node-relative score as seen from the root at `ply`."""
     if score >= WIN_THRESHOLD:
         return score - ply
     if score <= -WIN_THRESHOLD:
@@ -170,7 +170,7 @@ cdef class Connect4Search:
         self.poll = poll
 
     def search(self, state, int depth, int alpha, int beta, int ply) -> int:
-        """`AlphaBeta._search(depth, alpha, beta, ply)` on the ConnectFour `state`."""
+        """`NodeSearch.search(depth, alpha, beta, ply)` on the ConnectFour `state`."""
         current, mask = state.bitboards()
         self.current = current
         self.mask = mask
@@ -184,7 +184,7 @@ cdef class Connect4Search:
         return self._search(depth, alpha, beta, ply)
 
     def line(self, int ply) -> tuple:
-        """The principal variation found from `ply` on (as `AlphaBeta._pv[ply]`)."""
+        """The principal variation found from `ply` on (as `NodeSearch.pv[ply]`)."""
         return tuple(self.pv[ply][i] for i in range(self.pv_length[ply]))
 
     # -- the board ---------------------------------------------------------------------------
@@ -405,7 +405,7 @@ cdef class Connect4Search:
         return best
 
     cdef int _quiesce(self, int alpha, int beta, int ply) except? INT_MIN:
-        """Connect Four has no noisy moves: the stand-pat evaluation (`AlphaBeta._quiesce`)."""
+        """Connect Four has no noisy moves: the stand-pat evaluation (`NodeSearch.quiesce`)."""
         self.pv_length[ply] = 0
         self.nodes += 1
         if self.nodes >= self.next_check:
@@ -420,7 +420,7 @@ cdef class Connect4Search:
         return self.evaluate()
 
     cdef inline uint64_t child_key(self, uint64_t bit) noexcept:
-        """The table key (`_search`'s, symmetric if on) of the position after playing `bit`."""
+        """The table key (`search`'s, symmetric if on) of the position after playing `bit`."""
         cdef uint64_t key = (self.current ^ self.mask) + (self.mask | bit), mirror_key
         if self.symmetry:
             mirror_key = (self.mirror_current ^ self.mirror_mask) + (
@@ -442,7 +442,7 @@ cdef class Connect4Search:
         self, int* moves, int count, int child_depth, int beta, int child_ply,
         int* move, bint* proven,
     ) noexcept:
-        """`AlphaBeta._etc_cutoff`: the value >= `beta` one of `moves` is proven to reach by
+        """`NodeSearch.etc_cutoff`: the value >= `beta` one of `moves` is proven to reach by
         its child's table entry (that move and whether it is proven go to `move`, `proven`);
         INT_MIN when no entry proves it."""
         cdef int index, score, col

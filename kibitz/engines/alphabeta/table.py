@@ -1,10 +1,9 @@
 """A fixed-size transposition table for game-tree search (no search logic here).
 
-Storage is one Python list of slots, each `None` or a tuple
-``(key, depth, score, bound, move, generation)``. Measured against parallel lists (one per
-field) and a dict keyed by slot index, the list of tuples was as fast as parallel lists
-(within 5 %) and faster than the dict, and `probe` can hand out the stored tuple without
-allocating, so it is the simplest of the three.
+Storage is one Python list of slots, each `None` or an `Entry`, a named tuple. Measured
+against parallel lists (one per field) and a dict keyed by slot index, the list of tuples
+was as fast as parallel lists (within 5 %) and faster than the dict, and `probe` can hand
+out the stored entry without allocating, so it is the simplest of the three.
 
 Scores near +/-WIN (wins and losses at a distance) are stored relative to the node, not to
 the root: `store` and `adjust_probe` shift them by the node's ply.
@@ -12,8 +11,11 @@ the root: `store` and `adjust_probe` shift them by the node's ply.
 
 from __future__ import annotations
 
+import functools
+from typing import NamedTuple
+
 from kibitz.engines.types import WIN_THRESHOLD, Bound
-from kibitz.games.base import Move
+from kibitz.games import Move
 
 EXACT = int(Bound.EXACT)
 LOWER = int(Bound.LOWER)
@@ -25,10 +27,25 @@ PROVEN = 10**6
 ENTRY_BYTES = 160
 """Approximate memory of one filled slot (list pointer + tuple + key and score ints)."""
 
-KEY, DEPTH, SCORE, BOUND, MOVE, GENERATION = range(6)
-"""Field positions inside a stored entry tuple."""
 
-Entry = tuple[int, int, int, int, Move | None, int]
+class Entry(NamedTuple):
+    """One stored search result."""
+
+    key: int
+    depth: int
+    """Remaining depth it was searched to; `PROVEN` for a proven value or bound."""
+    score: int
+    """Node-relative (see `from_tt`)."""
+    bound: int
+    """EXACT, LOWER or UPPER."""
+    move: Move | None
+    """The best move found (on a fail low: the move with the best bound), if any."""
+    generation: int
+    """The search that stored it (`TranspositionTable.new_search`)."""
+
+
+_new_entry = functools.partial(tuple.__new__, Entry)
+"""`Entry` from a tuple of its fields, at half the cost of `Entry._make` (one store a node)."""
 
 
 def entries_for_mb(megabytes: int, entry_bytes: int = ENTRY_BYTES) -> int:
@@ -94,7 +111,7 @@ class TranspositionTable:
             return None
         self.probes += 1
         entry = self.slots[key % size]
-        if entry is not None and entry[0] == key:
+        if entry is not None and entry.key == key:
             self.hits += 1
             return entry
         return None
@@ -110,25 +127,25 @@ class TranspositionTable:
         slots = self.slots
         old = slots[index]
         if old is not None:
-            if old[0] == key:
+            if old.key == key:
                 if move is None:
-                    move = old[4]
-            elif old[5] == self.generation and depth < old[1]:
+                    move = old.move
+            elif old.generation == self.generation and depth < old.depth:
                 return
         if score >= WIN_THRESHOLD:
             score += ply
         elif score <= -WIN_THRESHOLD:
             score -= ply
-        slots[index] = (key, depth, score, bound, move, self.generation)
+        slots[index] = _new_entry((key, depth, score, bound, move, self.generation))
 
     def best_move(self, key: int) -> Move | None:
         """The stored move for `key`, or None; not counted as a probe."""
         if not self.size:
             return None
         entry = self.slots[key % self.size]
-        if entry is None or entry[0] != key:
+        if entry is None or entry.key != key:
             return None
-        return entry[4]
+        return entry.move
 
     def hashfull(self) -> int:
         """Permille of the first 1000 slots holding an entry of the current generation."""
@@ -136,5 +153,5 @@ class TranspositionTable:
         if not sample:
             return 0
         generation = self.generation
-        used = sum(1 for entry in sample if entry is not None and entry[5] == generation)
+        used = sum(1 for entry in sample if entry is not None and entry.generation == generation)
         return used * 1000 // len(sample)

@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The transposition table of `tt.py` in C: the same slots, replacement and statistics.
+"""The transposition table of `table.py` in C: the same slots, replacement and statistics.
 
 For the compiled search kernels, which probe and store through the inline functions of
 `_table.pxd` without Python objects; Python code (the root, principal-variation extension,
@@ -10,6 +10,7 @@ None), keys unsigned 64-bit integers.
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
 from libc.string cimport memset
 
+from kibitz.engines.alphabeta.table import Entry as TableEntry
 from kibitz.engines.types import WIN_THRESHOLD
 
 
@@ -46,12 +47,12 @@ cdef class NativeTable:
         self.hits = 0
 
     def probe(self, uint64_t key):
-        """(key, depth, score, bound, move, generation) for `key`, or None."""
+        """The `table.Entry` for `key`, or None."""
         cdef Entry* entry = table_lookup(self, key)
         if entry == NULL:
             return None
         move = None if entry.move < 0 else entry.move
-        return (entry.key, entry.depth, entry.score, entry.bound, move, entry.generation)
+        return TableEntry(entry.key, entry.depth, entry.score, entry.bound, move, entry.generation)
 
     def store(self, uint64_t key, int depth, int score, int bound, move, int ply) -> None:
         """Store a root-relative `score` searched at `ply` (see `TranspositionTable.store`)."""

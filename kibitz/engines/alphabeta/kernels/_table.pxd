@@ -3,7 +3,7 @@ from libc.stdint cimport int8_t, int32_t, uint32_t, uint64_t
 
 ctypedef struct Entry:
     uint64_t key
-    int32_t score      # node-relative, as in tt.py
+    int32_t score      # node-relative, as in table.py
     int32_t depth
     uint32_t generation
     int8_t bound       # EXACT/LOWER/UPPER; 0 = empty slot

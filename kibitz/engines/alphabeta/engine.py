@@ -1,0 +1,238 @@
+"""The `alphabeta` engine: options, the state kept between searches, and one search's set-up.
+
+The search itself is in the modules beside this one (docs/engines.md, "alphabeta"):
+`root.py` (iterative deepening, aspiration windows, multi-PV), `solve.py` (exact solving),
+`nodes.py` (the node search), `table.py` (the transposition table), `ordering.py` (killers
+and history), `kernel.py` with `kernels/` (compiled node searches).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from kibitz.engines.alphabeta import kernels
+from kibitz.engines.alphabeta.kernel import CHECK_EVERY as KERNEL_CHECK_EVERY
+from kibitz.engines.alphabeta.kernel import KernelNodeSearch
+from kibitz.engines.alphabeta.nodes import NodeSearch, clamped_evaluation
+from kibitz.engines.alphabeta.ordering import QuietMoveOrdering
+from kibitz.engines.alphabeta.root import RootSearch
+from kibitz.engines.alphabeta.solve import solve
+from kibitz.engines.alphabeta.table import ENTRY_BYTES, TranspositionTable, entries_for_mb
+from kibitz.engines.base import Engine, OptionSpec, Requirements, SearchContext
+from kibitz.engines.driver import SearchDriver, root_candidates, terminal_result, unsearched_result
+from kibitz.engines.types import MAX_PLY, Limits, Result, Score
+from kibitz.games import Game
+from kibitz.games.capabilities import Evaluation, HashKey, MoveOrdering
+
+CHECK_EVERY = 512
+"""Nodes between two polls of the clock and the stop signal (pure-Python search)."""
+
+
+def _frame_depth() -> int:
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    return depth
+
+
+class AlphaBeta(Engine):
+    """Iterative-deepening PVS with a transposition table; see the module docstring."""
+
+    name: ClassVar[str] = "alphabeta"
+    description: ClassVar[str] = (
+        "Negamax alpha-beta with iterative deepening, principal variation search, aspiration "
+        "windows, transposition table, killer/history ordering, quiescence on noisy moves, "
+        "win/loss distance scores and proven-result detection (a solved root stops the search)."
+    )
+    requires: ClassVar[Requirements] = Requirements(
+        players=(2, 2), chance=False, zero_sum_only=True, capabilities=(HashKey, Evaluation)
+    )
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "Hash",
+            "spin",
+            16,
+            "Transposition table size in MB (about 160 bytes per entry, 24 with the "
+            "compiled kernel); 0 = no table. Kept between searches; cleared on new game.",
+            min=0,
+            max=4096,
+        ),
+        OptionSpec(
+            "Aspiration",
+            "spin",
+            50,
+            "Initial half-width of the aspiration window around the previous iteration's "
+            "score, in centi-units (the unit of evaluate()); widened 4x on each fail. "
+            "0 = always search with a full window.",
+            min=0,
+            max=100_000,
+        ),
+        OptionSpec(
+            "PVS",
+            "check",
+            True,
+            "Principal variation search: null-window probes "
+            "for every move after the first, re-searched on a fail high.",
+        ),
+        OptionSpec(
+            "ETC",
+            "check",
+            True,
+            "Enhanced transposition cutoff: before searching the moves of a null-window node, "
+            "look each child up in the table; one whose stored bound already refutes the "
+            "node ends it without a search.",
+        ),
+        OptionSpec(
+            "Killers",
+            "check",
+            True,
+            "Try the two latest quiet cutoff moves of the same ply early (killer heuristic). "
+            "Not used for games whose own move order is stronger (Connect Four).",
+        ),
+        OptionSpec(
+            "History",
+            "check",
+            True,
+            "Order quiet moves by how often they caused cutoffs before (history heuristic). "
+            "Not used for games whose own move order is stronger (Connect Four).",
+        ),
+        OptionSpec(
+            "Quiescence",
+            "check",
+            True,
+            "At the horizon, keep searching the game's "
+            "noisy moves (captures etc.) before trusting the evaluation.",
+        ),
+        OptionSpec(
+            "GameHooks",
+            "check",
+            True,
+            "Use the game's solving hooks where it has "
+            "them: immediate wins, forced/non-losing moves, and the bound they imply "
+            "(no win before the move after next).",
+        ),
+        OptionSpec(
+            "Kernel",
+            "check",
+            True,
+            "Search with the compiled kernel where the game has one (Connect Four): the "
+            "same nodes, values and lines as the pure-Python search, about 90 times as "
+            "fast. Off = the pure-Python reference search.",
+        ),
+    )
+
+    def __init__(
+        self, options: Mapping[str, Any] | None = None, *, tt_entries: int | None = None
+    ) -> None:
+        """`tt_entries` (a test hook) fixes the table's slot count, 0 = no table at all."""
+        super().__init__(options)
+        self._tt_entries_override = tt_entries
+        self._tt: TranspositionTable | kernels.NativeTable | None = None  # made by search()
+        self._ordering = QuietMoveOrdering()
+
+    def _table(self, native: bool) -> TranspositionTable | kernels.NativeTable:
+        """The table kept between searches, replaced when its kind or size should change."""
+        kind = kernels.NativeTable if native else TranspositionTable
+        entries = self._tt_entries_override
+        if entries is None:
+            megabytes = int(self.options["Hash"])
+            entries = entries_for_mb(megabytes, kernels.ENTRY_BYTES if native else ENTRY_BYTES)
+        if type(self._tt) is not kind or self._tt.size != entries:
+            self._tt = kind(entries)
+        return self._tt
+
+    def new_game(self) -> None:
+        if self._tt is not None:
+            self._tt.clear()
+        self._ordering.clear()
+
+    def search(self, state: Game, limits: Limits, context: SearchContext) -> Result:
+        options = self.options
+        strong_order = isinstance(state, MoveOrdering) and state.strong_move_order
+        kernel = kernels.kernel_for(type(state)) if options["Kernel"] else None
+        table = self._table(native=kernel is not None)
+        table.new_search()
+        self._ordering.new_search(
+            use_killers=options["Killers"] and not strong_order,
+            use_history=options["History"] and not strong_order,
+        )
+        max_ply = max(2, min(MAX_PLY - 2, sys.getrecursionlimit() - _frame_depth() - 60))
+        switches: dict[str, Any] = {
+            "pvs": options["PVS"],
+            "etc": options["ETC"],
+            "quiescence": options["Quiescence"],
+            "hooks": options["GameHooks"],
+            "symmetry": options["GameHooks"],
+            "max_ply": max_ply,
+        }
+        if kernel is not None:
+            nodes: NodeSearch = KernelNodeSearch(kernel, state, table, self._ordering, **switches)
+        else:
+            nodes = NodeSearch(state, table, self._ordering, **switches)
+        driver = SearchDriver(state, limits, context)
+
+        if state.is_terminal():
+            return terminal_result(state, driver.elapsed())
+        moves = root_candidates(nodes.moves_of(), limits.search_moves)
+        key, mirrored = nodes.table_key()
+        tt_move = table.best_move(key)
+        if tt_move is not None and mirrored:
+            tt_move = state.mirror_move(tt_move)
+        if tt_move in moves:
+            moves.remove(tt_move)
+            moves.insert(0, tt_move)
+        if context.stop.is_set():
+            score = Score.from_internal(clamped_evaluation(state))
+            return unsearched_result(moves[0], score, driver.elapsed())
+
+        root = RootSearch(
+            nodes,
+            table,
+            driver,
+            moves,
+            multipv=limits.multipv,
+            aspiration=int(options["Aspiration"]),
+            check_every=KERNEL_CHECK_EVERY if kernel is not None else CHECK_EVERY,
+        )
+        if limits.solve:
+            completed, completed_depth, solved, stop_reason = solve(root)
+        else:
+            max_depth = max_ply
+            if not limits.infinite and limits.depth is not None:
+                max_depth = max(1, min(max_depth, limits.depth))
+            completed, completed_depth, solved, stop_reason = root.deepen(
+                max_depth, record_root=not limits.search_moves
+            )
+
+        elapsed = driver.elapsed()
+        stats: dict[str, float] = {
+            "first_move_cutoff_rate": (
+                nodes.first_cutoffs / nodes.cutoffs if nodes.cutoffs else 0.0
+            ),
+            "tt_hits": float(table.hits),
+            "tt_probes": float(table.probes),
+            "solved": 1.0 if solved else 0.0,
+            "hashfull": float(table.hashfull()),
+            "nps": nodes.nodes / elapsed if elapsed > 0 else 0.0,
+            "kernel": 1.0 if kernel is not None else 0.0,
+        }
+        counts = root.iteration_nodes
+        if len(counts) >= 2 and counts[-2] > 0:
+            stats["ebf"] = counts[-1] / counts[-2]
+        root_moves = [line.to_root_move() for line in completed]
+        best = root_moves[0]
+        return Result(
+            best_move=best.move,
+            score=best.score,
+            pv=list(best.pv),
+            root_moves=root_moves,
+            nodes=nodes.nodes,
+            time=elapsed,
+            depth=completed_depth,
+            seldepth=nodes.seldepth,
+            stop_reason=stop_reason,
+            stats=stats,
+        )

@@ -1,0 +1,70 @@
+"""The bridge to a compiled kernel: `NodeSearch` with each root move's subtree in C.
+
+The kernel (`kernels/`) repeats `NodeSearch.search` node for node over a `NativeTable`.
+The root stays in Python; for each subtree the counters (nodes, seldepth, the proven-result
+counter, cutoff statistics) go into the kernel and come back out, also when a stop raised
+in the kernel's poll unwinds it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kibitz.engines.alphabeta.kernels import NativeTable
+from kibitz.engines.alphabeta.nodes import NodeSearch
+from kibitz.engines.alphabeta.ordering import QuietMoveOrdering
+from kibitz.games import Game
+
+CHECK_EVERY = 8192
+"""Nodes between two polls of the clock and the stop signal: the kernel visits nodes about
+90 times as fast as the Python search, which polls every 512."""
+
+
+class KernelNodeSearch(NodeSearch):
+    """A `NodeSearch` whose `subtree` is searched by `kernel_class` (e.g. Connect4Search)."""
+
+    def __init__(
+        self,
+        kernel_class: Any,
+        state: Game,
+        table: NativeTable,
+        ordering: QuietMoveOrdering,
+        **switches: Any,
+    ) -> None:
+        super().__init__(state, table, ordering, **switches)
+        kernel = kernel_class(table, self._poll)
+        kernel.pvs = self.pvs
+        kernel.hooks = self.hooks
+        kernel.symmetry = self.symmetry
+        kernel.quiescence = self.use_quiescence
+        kernel.max_ply = self.max_ply
+        kernel.etc = self.etc
+        self.kernel = kernel
+
+    def subtree(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        kernel = self.kernel
+        kernel.nodes = self.nodes
+        kernel.next_check = self.next_check
+        kernel.seldepth = self.seldepth
+        kernel.horizon = self.horizon
+        kernel.cutoffs = self.cutoffs
+        kernel.first_cutoffs = self.first_cutoffs
+        try:
+            value = kernel.search(self.state, depth, alpha, beta, ply)
+        finally:
+            self.nodes = kernel.nodes
+            self.next_check = kernel.next_check
+            self.seldepth = kernel.seldepth
+            self.horizon = kernel.horizon
+            self.cutoffs = kernel.cutoffs
+            self.first_cutoffs = kernel.first_cutoffs
+        self.pv[ply] = kernel.line(ply)
+        return value
+
+    def _poll(self, ply: int) -> None:
+        """`check` for the kernel, which keeps its own node counter meanwhile."""
+        kernel = self.kernel
+        self.nodes = kernel.nodes
+        self.seldepth = kernel.seldepth
+        self.check(ply)
+        kernel.next_check = self.next_check

@@ -1,0 +1,135 @@
+"""Optional capabilities a game can declare on top of the core `Game` interface.
+
+A game declares a capability by inheriting it (``class ConnectFour(Game, HashKey,
+Evaluation, ...)``); its abstract methods then must be implemented. An engine lists the
+capabilities it needs in its `Requirements` and uses the others where a game has them
+(`isinstance(state, NoisyMoves)`). The architecture page (docs/architecture.md, "The Game
+interface") explains which engine uses what.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import ClassVar
+
+from kibitz.games.base import Move
+
+
+class Capability(ABC):
+    """Base of every capability; `title` names it in messages and listings."""
+
+    title: ClassVar[str]
+
+
+class HashKey(Capability):
+    """Position keys for transposition tables."""
+
+    title: ClassVar[str] = "hash keys (key())"
+
+    @abstractmethod
+    def key(self) -> int:
+        """Hash of the position (Zobrist or exact), including the side to move."""
+
+
+class Evaluation(Capability):
+    """A heuristic value of non-terminal positions, for searches with a horizon."""
+
+    title: ClassVar[str] = "heuristic evaluation (evaluate())"
+
+    @abstractmethod
+    def evaluate(self, player: int | None = None) -> int:
+        """Heuristic value in centi-units from `player`'s point of view (None: the side to
+        move); positive is good for that player. Never called at a terminal position."""
+
+
+class NoisyMoves(Capability):
+    """Moves a quiescence search should still follow at the horizon."""
+
+    title: ClassVar[str] = "noisy moves (noisy_moves())"
+
+    @abstractmethod
+    def noisy_moves(self) -> list[Move]:
+        """The legal moves that change the evaluation sharply (captures, promotions...)."""
+
+
+class MoveOrdering(Capability):
+    """A hint on which moves to try first."""
+
+    title: ClassVar[str] = "move ordering (ordered_moves())"
+    strong_move_order: ClassVar[bool] = False
+    """True when `ordered_moves()` beats generic history/killer ordering, which engines
+    should then leave alone (only a transposition-table move goes first)."""
+
+    @abstractmethod
+    def ordered_moves(self) -> list[Move]:
+        """The legal moves, most promising first."""
+
+
+class SolverHooks(Capability):
+    """Rules knowledge that proves results without searching (two-player games)."""
+
+    title: ClassVar[str] = "solver hooks (winning_moves(), non_losing_moves())"
+
+    @abstractmethod
+    def winning_moves(self) -> list[Move]:
+        """Moves that win on the spot."""
+
+    @abstractmethod
+    def non_losing_moves(self) -> list[Move]:
+        """When no move wins on the spot: the moves after which the opponent cannot win on
+        the spot, in search order; empty when every move loses at once."""
+
+
+class Symmetry(Capability):
+    """A board symmetry that transposition tables can share entries across."""
+
+    title: ClassVar[str] = "symmetry (symmetric_key(), mirror_move())"
+
+    @abstractmethod
+    def symmetric_key(self) -> tuple[int, bool]:
+        """A key shared by this position and its mirror image, and whether this position is
+        the mirrored one (whose moves map to the shared orientation by `mirror_move`)."""
+
+    @abstractmethod
+    def mirror_move(self, move: Move) -> Move:
+        """The mirror image of a move (an involution)."""
+
+
+class Playout(Capability):
+    """A fast random playout, for Monte Carlo engines."""
+
+    title: ClassVar[str] = "fast playouts (playout())"
+
+    @abstractmethod
+    def playout(self, rng: random.Random) -> tuple[float, ...]:
+        """Play random moves (chance outcomes by their probabilities) to the end of the
+        game and return `returns()` there; the position is left unchanged."""
+
+
+class MovePriors(Capability):
+    """Prior probabilities of the moves, for PUCT selection."""
+
+    title: ClassVar[str] = "move priors (move_priors())"
+
+    @abstractmethod
+    def move_priors(self) -> list[tuple[Move, float]]:
+        """Every legal move with its prior probability (summing to 1)."""
+
+
+CAPABILITIES: tuple[type[Capability], ...] = (
+    HashKey,
+    Evaluation,
+    NoisyMoves,
+    MoveOrdering,
+    SolverHooks,
+    Symmetry,
+    Playout,
+    MovePriors,
+)
+"""Every capability, in the order listings show them."""
+
+
+def capabilities_of(game: type) -> list[type[Capability]]:
+    """The capabilities a game class declares."""
+    return [capability for capability in CAPABILITIES if issubclass(game, capability)]
