@@ -1,14 +1,35 @@
-"""Shared fixtures: real kibitz servers on free loopback ports, run in background threads."""
+"""Shared fixtures: real kibitz servers on free loopback ports, run in background threads.
+
+Before anything is collected, the example plugin (examples/plugin) is installed into a
+temporary directory put on the path of this process and of every subprocess: the
+conformance tests then cover its game and engine like the built-in ones, and every server
+the tests start serves them.
+"""
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
+from packages import EXAMPLE_PLUGIN, add_to_path, pip_install
 
+from kibitz.engines import load_plugins
 from kibitz.server.embedded import BackgroundServer
 from kibitz.server.service import ServerConfig
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    target = Path(tempfile.mkdtemp(prefix="kibitz-test-plugins-"))
+    config.add_cleanup(lambda: shutil.rmtree(target, ignore_errors=True))
+    pip_install(EXAMPLE_PLUGIN, target)
+    add_to_path(target)
+    problems = load_plugins()
+    assert not problems, problems
+
 
 TEST_CONFIG = ServerConfig(
     host="127.0.0.1", port=0, max_sessions=8, max_searches=4, idle_timeout=0, info_interval=0.05

@@ -29,14 +29,13 @@ from collections.abc import AsyncIterator
 from multiprocessing.connection import Connection
 from typing import Any
 
-from kibitz.engines import ENGINES, Engine, Info, SearchContext, load_plugins
+from kibitz.engines import ENGINES, Engine, Info, SearchContext
 from kibitz.games import GAMES, Game
 from kibitz.server import convert
 from kibitz.v1 import engine_pb2 as pb
 
 _context = multiprocessing.get_context("forkserver")
-_context.set_forkserver_preload(["kibitz.server.worker"])
-load_plugins()  # in the forkserver, which preloads this module: every worker starts with them
+_context.set_forkserver_preload(["kibitz.server.preload"])
 
 
 class WorkerCrashed(RuntimeError):

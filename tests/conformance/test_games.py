@@ -1,0 +1,266 @@
+"""Every registered game (plugins included) keeps the Game interface's promises.
+
+Driven by the registry, so a new game is covered the moment it is registered: random
+playouts with undo restoring everything, notation round trips for positions and moves,
+chance probabilities, clone independence, and a consistency check for each capability the
+game declares (docs/architecture.md, "The Game interface").
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from kibitz.games import CHANCE, GAMES, Game, capabilities_of
+from kibitz.games.capabilities import (
+    Evaluation,
+    HashKey,
+    MoveOrdering,
+    MovePriors,
+    NoisyMoves,
+    Playout,
+    SolverHooks,
+    Symmetry,
+)
+
+GAME_CLASSES = [GAMES[name] for name in sorted(GAMES)]
+PLAYOUTS = 12
+MAX_PLIES = 120
+"""Playouts stop here (Nim from a big position would run long)."""
+
+games = pytest.mark.parametrize("game", GAME_CLASSES, ids=lambda game: game.name)
+
+
+def random_move(state: Game, rng: random.Random):
+    moves = state.legal_moves()
+    if state.to_move() == CHANCE:
+        weights = dict(state.chance_outcomes())
+        return rng.choices(moves, [weights[move] for move in moves])[0]
+    return rng.choice(moves)
+
+
+def playouts(game: type[Game], seed: int = 1):
+    """Yield (state, moves so far) at every position of seeded random playouts."""
+    rng = random.Random(f"{game.name}/{seed}")
+    for _ in range(PLAYOUTS):
+        state = game.from_position("")
+        line = []
+        while True:
+            yield state, line
+            if state.is_terminal() or len(line) >= MAX_PLIES:
+                break
+            move = random_move(state, rng)
+            state.play(move)
+            line.append(move)
+
+
+def snapshot(state: Game) -> tuple:
+    key = state.key() if isinstance(state, HashKey) else None
+    return state.position(), key, state.to_move(), state.legal_moves(), state.render()
+
+
+@games
+def test_random_playouts_follow_the_rules_and_undo_restores_everything(game):
+    for state, line in playouts(game):
+        assert state.is_terminal() == (not state.legal_moves())
+        if len(line) < MAX_PLIES and not state.is_terminal():
+            continue  # the rest is checked once per playout, at its end
+        if state.is_terminal():
+            returns = state.returns()
+            assert len(returns) == game.players
+            if game.zero_sum:
+                assert sum(returns) == pytest.approx(0)
+            assert state.terminal_reason()
+        # replay the line from the start, then take it all back
+        replay = game.from_position("")
+        seen = []
+        for move in line:
+            seen.append(snapshot(replay))
+            mover = replay.to_move()
+            assert mover == CHANCE or 0 <= mover < game.players
+            assert game.has_chance or mover != CHANCE
+            replay.play(move)
+        assert snapshot(replay) == snapshot(state)
+        for before in reversed(seen):
+            replay.undo()
+            assert snapshot(replay) == before
+
+
+@games
+def test_chance_outcomes_are_the_legal_moves_and_sum_to_one(game):
+    for state, _ in playouts(game):
+        if state.to_move() != CHANCE:
+            continue
+        outcomes = state.chance_outcomes()
+        assert sorted(map(repr, (move for move, _ in outcomes))) == sorted(
+            map(repr, state.legal_moves())
+        )
+        assert all(p >= 0 for _, p in outcomes)
+        assert sum(p for _, p in outcomes) == pytest.approx(1.0, abs=1e-12)
+
+
+@games
+def test_positions_round_trip_through_their_notation(game):
+    assert snapshot(game.from_position("")) == snapshot(game.from_position(game.default_position))
+    for state, _ in playouts(game):
+        again = game.from_position(state.position())
+        assert snapshot(again) == snapshot(state)
+
+
+@games
+def test_moves_round_trip_through_their_notation(game):
+    for state, _ in playouts(game):
+        moves = state.legal_moves()
+        texts = [state.format_move(move) for move in moves]
+        assert len(set(texts)) == len(texts), f"two moves share a name in {state.position()}"
+        for move, text in zip(moves, texts, strict=True):
+            assert state.parse_move(text) == move
+
+
+def replayed(game: type[Game], line: list) -> Game:
+    state = game.from_position("")
+    for move in line:
+        state.play(move)
+    return state
+
+
+@games
+def test_a_clone_is_independent_of_its_original(game):
+    rng = random.Random(7)
+    for position, line in playouts(game):
+        if position.is_terminal() or len(line) % 5:
+            continue
+        state = replayed(game, line)
+        before = snapshot(state)
+        copy = state.clone()
+        assert snapshot(copy) == before
+        copy.play(random_move(copy, rng))
+        assert snapshot(state) == before
+        for _ in range(len(line) + 1):  # the history came along: the clone takes it all back
+            copy.undo()
+        assert snapshot(copy) == snapshot(game.from_position(""))
+        assert snapshot(state) == before
+        for _ in line:  # and the original still can
+            state.undo()
+        assert snapshot(state) == snapshot(game.from_position(""))
+
+
+# -- capabilities ------------------------------------------------------------------------------
+
+
+CHECKS: dict = {}
+
+
+def checks(capability):
+    """Register the function below as the consistency check of `capability`."""
+
+    def register(function):
+        CHECKS[capability] = function
+        return function
+
+    return register
+
+
+def assert_same_moves(first, second) -> None:
+    assert Counter(map(repr, first)) == Counter(map(repr, second))
+
+
+def decision_nodes(game: type[Game]):
+    for state, line in playouts(game):
+        if not state.is_terminal() and state.to_move() != CHANCE:
+            yield state, line
+
+
+@checks(MoveOrdering)
+def ordered_moves_are_the_legal_moves(game):
+    for state, _ in decision_nodes(game):
+        assert_same_moves(state.ordered_moves(), state.legal_moves())
+
+
+@checks(NoisyMoves)
+def noisy_moves_are_legal(game):
+    for state, _ in decision_nodes(game):
+        legal = set(map(repr, state.legal_moves()))
+        assert set(map(repr, state.noisy_moves())) <= legal
+
+
+@checks(Evaluation)
+def evaluation_takes_a_point_of_view(game):
+    for state, _ in decision_nodes(game):
+        value = state.evaluate()
+        assert isinstance(value, int)
+        assert state.evaluate(state.to_move()) == value
+        if game.players == 2 and game.zero_sum:
+            assert state.evaluate(1 - state.to_move()) == -value
+
+
+@checks(SolverHooks)
+def solver_hooks_tell_the_truth(game):
+    for state, _ in decision_nodes(game):
+        mover = state.to_move()
+        wins = state.winning_moves()
+        for move in wins:
+            state.play(move)
+            assert state.is_terminal() and state.returns()[mover] > 0
+            state.undo()
+        if wins:
+            continue
+        for move in state.non_losing_moves():
+            assert move in state.legal_moves()
+            state.play(move)
+            if not state.is_terminal():
+                assert state.winning_moves() == [], "a non-losing move lets the opponent win"
+            state.undo()
+
+
+@checks(Symmetry)
+def mirrored_lines_share_symmetric_keys(game):
+    for state, line in playouts(game):
+        for move in state.legal_moves():
+            assert state.mirror_move(state.mirror_move(move)) == move
+        mirror = game.from_position("")
+        for move in line:
+            mirror.play(state.mirror_move(move))
+        key, mirrored = state.symmetric_key()
+        mirror_key, mirror_mirrored = mirror.symmetric_key()
+        assert key == mirror_key
+        if mirrored == mirror_mirrored:  # only a position that is its own mirror image
+            assert state.position() == mirror.position()
+
+
+@checks(Playout)
+def playouts_end_games_and_leave_the_position(game):
+    rng = random.Random(3)
+    for state, _ in playouts(game):
+        before = snapshot(state)
+        returns = state.playout(rng)
+        assert snapshot(state) == before
+        assert len(returns) == game.players
+        if state.is_terminal():
+            assert tuple(returns) == tuple(state.returns())
+
+
+@checks(MovePriors)
+def move_priors_cover_the_legal_moves(game):
+    for state, _ in decision_nodes(game):
+        priors = state.move_priors()
+        assert_same_moves([move for move, _ in priors], state.legal_moves())
+        assert all(p >= 0 for _, p in priors)
+        assert sum(p for _, p in priors) == pytest.approx(1.0)
+
+
+DECLARED = [
+    pytest.param(game, capability, id=f"{game.name}-{capability.__name__}")
+    for game in GAME_CLASSES
+    for capability in capabilities_of(game)
+]
+
+
+@pytest.mark.parametrize(("game", "capability"), DECLARED)
+def test_declared_capabilities_are_consistent(game, capability):
+    if capability is HashKey:  # checked with every snapshot above
+        assert isinstance(game.from_position("").key(), int)
+    else:
+        CHECKS[capability](game)
