@@ -1,1 +1,2 @@
-"""The gRPC service: sessions, worker processes, limits, health (DESIGN §4)."""
+"""The gRPC service: validation, sessions, worker processes, limits, health
+(docs/architecture.md, "A search request, end to end")."""
