@@ -107,7 +107,7 @@ class Requirements:
             missing.append("a game without chance events")
         if self.zero_sum_only and not game.zero_sum:
             missing.append("a zero-sum game")
-        missing += [cap.title for cap in self.capabilities if not issubclass(game, cap)]
+        missing += [cap.capability_name for cap in self.capabilities if not issubclass(game, cap)]
         return missing
 
 

@@ -17,15 +17,15 @@ from kibitz.games.base import Move
 
 
 class Capability(ABC):
-    """Base of every capability; `title` names it in messages and listings."""
+    """Base of every capability; `capability_name` names it in messages and listings."""
 
-    title: ClassVar[str]
+    capability_name: ClassVar[str]
 
 
 class HashKey(Capability):
     """Position keys for transposition tables."""
 
-    title: ClassVar[str] = "hash keys (key())"
+    capability_name: ClassVar[str] = "hash keys (key())"
 
     @abstractmethod
     def key(self) -> int:
@@ -35,7 +35,7 @@ class HashKey(Capability):
 class Evaluation(Capability):
     """A heuristic value of non-terminal positions, for searches with a horizon."""
 
-    title: ClassVar[str] = "heuristic evaluation (evaluate())"
+    capability_name: ClassVar[str] = "heuristic evaluation (evaluate())"
 
     @abstractmethod
     def evaluate(self, player: int | None = None) -> int:
@@ -46,7 +46,7 @@ class Evaluation(Capability):
 class NoisyMoves(Capability):
     """Moves a quiescence search should still follow at the horizon."""
 
-    title: ClassVar[str] = "noisy moves (noisy_moves())"
+    capability_name: ClassVar[str] = "noisy moves (noisy_moves())"
 
     @abstractmethod
     def noisy_moves(self) -> list[Move]:
@@ -56,7 +56,7 @@ class NoisyMoves(Capability):
 class MoveOrdering(Capability):
     """A hint on which moves to try first."""
 
-    title: ClassVar[str] = "move ordering (ordered_moves())"
+    capability_name: ClassVar[str] = "move ordering (ordered_moves())"
     strong_move_order: ClassVar[bool] = False
     """True when `ordered_moves()` beats generic history/killer ordering, which engines
     should then leave alone (only a transposition-table move goes first)."""
@@ -69,7 +69,7 @@ class MoveOrdering(Capability):
 class SolverHooks(Capability):
     """Rules knowledge that proves results without searching (two-player games)."""
 
-    title: ClassVar[str] = "solver hooks (winning_moves(), non_losing_moves())"
+    capability_name: ClassVar[str] = "solver hooks (winning_moves(), non_losing_moves())"
 
     @abstractmethod
     def winning_moves(self) -> list[Move]:
@@ -84,7 +84,7 @@ class SolverHooks(Capability):
 class Symmetry(Capability):
     """A board symmetry that transposition tables can share entries across."""
 
-    title: ClassVar[str] = "symmetry (symmetric_key(), mirror_move())"
+    capability_name: ClassVar[str] = "symmetry (symmetric_key(), mirror_move())"
 
     @abstractmethod
     def symmetric_key(self) -> tuple[int, bool]:
@@ -99,7 +99,7 @@ class Symmetry(Capability):
 class Playout(Capability):
     """A fast random playout, for Monte Carlo engines."""
 
-    title: ClassVar[str] = "fast playouts (playout())"
+    capability_name: ClassVar[str] = "fast playouts (playout())"
 
     @abstractmethod
     def playout(self, rng: random.Random) -> tuple[float, ...]:
@@ -110,7 +110,7 @@ class Playout(Capability):
 class MovePriors(Capability):
     """Prior probabilities of the moves, for PUCT selection."""
 
-    title: ClassVar[str] = "move priors (move_priors())"
+    capability_name: ClassVar[str] = "move priors (move_priors())"
 
     @abstractmethod
     def move_priors(self) -> list[tuple[Move, float]]:

@@ -201,5 +201,5 @@ def game_info(game_cls: type[Game]) -> pb.GameInfo:
         notation_help=game_cls.notation_help,
         default_engine=default_engine.name if default_engine is not None else "",
         zero_sum=game_cls.zero_sum,
-        capabilities=[capability.title for capability in capabilities_of(game_cls)],
+        capabilities=[capability.capability_name for capability in capabilities_of(game_cls)],
     )
