@@ -181,5 +181,5 @@ class Engine(ABC):
           `deadline(limits, side)` on `context.clock`;
         - `context.report` gets an `Info` after each step and at `context.info_interval`
           seconds, each carrying `root_moves`: what the engine would answer if stopped
-          then. `search_engine` in `kibitz.engines.driver` does the bookkeeping.
+          then. `SearchDriver` (kibitz/engines/driver.py) does the bookkeeping.
         """
