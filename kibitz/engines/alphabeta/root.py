@@ -335,7 +335,7 @@ class RootSearch:
                 elapsed,
                 multipv=multipv,
                 hashfull=self.table.hashfull(),
-                root_moves=[line.to_root_move() for line in self.answer],
+                root_moves=[line.to_root_move() for line in self.answer] if multipv == 1 else [],
             )
         )
 
