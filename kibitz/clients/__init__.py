@@ -1,4 +1,9 @@
-"""Clients of the service: the Python library (async and sync) and the `kibitz` CLI."""
+"""Clients of the service: the Python library (async and sync) and the `kibitz` CLI.
+
+Searches take `Limits` and answer typed values (`Info`, `Result`, `Score`, ...), defined in
+kibitz/clients/values.py; the raw protobuf messages stay reachable (`Info.proto`,
+`Result.proto`, `Client.stub`).
+"""
 
 from kibitz.clients.client import (
     Client,
@@ -6,28 +11,44 @@ from kibitz.clients.client import (
     InvalidArgument,
     KibitzError,
     NotFound,
-    RemoteSession,
     ResourceExhausted,
     SearchStream,
     ServerUnavailable,
-    make_limits,
+    Session,
 )
-from kibitz.clients.render import score_text
 from kibitz.clients.sync import SyncClient, SyncSearch, SyncSession
+from kibitz.clients.values import (
+    Bound,
+    GameOver,
+    Info,
+    Limits,
+    Result,
+    RootMove,
+    Score,
+    ScoreKind,
+    StopReason,
+)
 
 __all__ = [
+    "Bound",
     "Client",
     "FailedPrecondition",
+    "GameOver",
+    "Info",
     "InvalidArgument",
     "KibitzError",
+    "Limits",
     "NotFound",
-    "RemoteSession",
     "ResourceExhausted",
+    "Result",
+    "RootMove",
+    "Score",
+    "ScoreKind",
     "SearchStream",
     "ServerUnavailable",
+    "Session",
+    "StopReason",
     "SyncClient",
     "SyncSearch",
     "SyncSession",
-    "make_limits",
-    "score_text",
 ]

@@ -15,6 +15,7 @@ from kibitz.clients import argtypes
 from kibitz.clients.client import KibitzError, ServerUnavailable, default_address
 from kibitz.clients.render import info_line, result_text
 from kibitz.clients.sync import SyncClient
+from kibitz.clients.values import Limits
 
 EXIT_ERROR = 1
 EXIT_NO_SERVER = 3
@@ -43,7 +44,7 @@ def _option_pairs(pairs: Sequence[str]) -> dict[str, str]:
 
 
 def _limits(args: argparse.Namespace) -> dict:
-    """Search limits given on the command line, as `make_limits` keywords."""
+    """The search limits given on the command line, as `Limits` keywords."""
     names = ("depth", "nodes", "movetime", "multipv", "search_moves", "infinite", "solve")
     return {name: getattr(args, name) for name in names if getattr(args, name, None) is not None}
 
@@ -118,7 +119,7 @@ def cmd_engines(args: argparse.Namespace, client: SyncClient) -> int:
 def cmd_analyse(args: argparse.Namespace, client: SyncClient) -> int:
     session = client.open(args.game, args.engine, args.options)
     try:
-        search = session.search(args.position, tuple(args.moves or ()), **_limits(args))
+        search = session.search(args.position, args.moves or (), **_limits(args))
         try:
             _print_progress(search, args.json)
         except KeyboardInterrupt:  # Ctrl-C: stop the search and show what it found
@@ -130,7 +131,7 @@ def cmd_analyse(args: argparse.Namespace, client: SyncClient) -> int:
         with contextlib.suppress(KibitzError):  # e.g. the server is shutting down
             session.close()
     if args.json:
-        print(_as_json(result))
+        print(_as_json(result.proto))
     else:
         print()
         print(result_text(result))
@@ -146,7 +147,7 @@ def _print_progress(search, quiet: bool) -> None:
 def cmd_play(args: argparse.Namespace, client: SyncClient) -> int:
     from kibitz.clients.play import play
 
-    return play(client, args, _limits(args) or {"movetime": 1.0})
+    return play(client, args, Limits.from_keywords(**(_limits(args) or {"movetime": 1.0})))
 
 
 # ---------------------------------------------------------------------------- parser

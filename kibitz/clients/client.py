@@ -1,23 +1,27 @@
 """The Python client: sessions as objects, searches as streams, errors as exceptions.
 
 async with Client("127.0.0.1:50051") as client:
-    session = await client.open("connect4")
-    search = session.search(moves=["4453"], depth=12)
-    async for info in search:
-        print(info.depth, info.pv)
-    print(search.result.best_move)
+    async with await client.open("connect4") as session:
+        search = session.search(moves=["4453"], depth=12)
+        async for info in search:
+            print(info.depth, info.score, info.pv)
+        print(search.result.best_move)
+
+Searches take `Limits` (or their fields as keywords) and answer typed values (`Info`,
+`Result`; kibitz/clients/values.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-import math
+import contextlib
 import os
 from collections.abc import AsyncIterator, Iterable, Mapping
 from typing import Any
 
 import grpc
 
+from kibitz.clients.values import Info, Limits, Result
 from kibitz.v1 import engine_pb2 as pb
 from kibitz.v1 import engine_pb2_grpc as pb_grpc
 
@@ -75,55 +79,33 @@ def _translate(error: grpc.aio.AioRpcError) -> KibitzError:
     return cls(error.code(), error.details() or error.code().name)
 
 
-# ---------------------------------------------------------------------------- limits
+# ---------------------------------------------------------------------------- requests
 
 
-def make_limits(
-    *,
-    depth: int | None = None,
-    nodes: int | None = None,
-    movetime: float | None = None,
-    time_left: Iterable[float] = (),
-    increment: Iterable[float] = (),
-    moves_to_go: int = 0,
-    infinite: bool = False,
-    search_moves: Iterable[str] = (),
-    multipv: int = 1,
-    solve: bool = False,
-) -> pb.Limits:
-    """Limits from Python values; times are in seconds (the wire uses milliseconds).
+def _limits(limits: Limits | None, keywords: Mapping[str, Any]) -> pb.Limits:
+    """The wire limits from `limits` or from limit keywords (not both)."""
+    if limits is None:
+        return Limits.from_keywords(**keywords).to_pb()
+    if keywords:
+        raise ValueError(
+            f"pass limits=Limits(...) or limit keywords, not both (got {', '.join(keywords)})"
+        )
+    if not isinstance(limits, Limits):
+        raise TypeError(f"limits must be a kibitz.clients.Limits, not {type(limits).__name__}")
+    return limits.to_pb()
 
-    Raises ValueError for values the wire cannot carry (negative, not finite); the server
-    checks the rest (e.g. depth 0).
-    """
-    for name, value in (("depth", depth), ("nodes", nodes), ("multipv", multipv)):
-        if value is not None and not 0 <= value < 2**63:
-            raise ValueError(f"{name} must be a non-negative integer, not {value}")
-    for value in (movetime, *time_left, *increment):
-        if value is not None and not (math.isfinite(value) and value >= 0):
-            raise ValueError(f"times must be finite and non-negative, not {value}")
-    limits = pb.Limits(
-        infinite=infinite, search_moves=list(search_moves), multipv=multipv, solve=solve
-    )
-    if depth is not None:
-        limits.depth = depth
-    if nodes is not None:
-        limits.nodes = nodes
-    if movetime is not None:
-        limits.move_time_ms = round(movetime * 1000)
-    left = [round(t * 1000) for t in time_left]
-    if left:
-        limits.clock.time_left_ms.extend(left)
-        limits.clock.increment_ms.extend(round(t * 1000) for t in increment)
-        limits.clock.moves_to_go = moves_to_go
-    return limits
+
+def _moves(moves: Iterable[str]) -> list[str]:
+    """Moves as the wire carries them; a string is one entry (a move, or a run of moves in
+    the game's move-list form such as Connect Four's "4453"), not a list of characters."""
+    return [moves] if isinstance(moves, str) else list(moves)
 
 
 # ---------------------------------------------------------------------------- streams
 
 
 class SearchStream:
-    """A running search: iterate it for Info messages; `result` is set when it ends.
+    """A running search: iterate it for `Info`s; `result` (a `Result`) is set when it ends.
 
     `await stream` runs it to the end and returns the Result. Leaving the iteration early
     cancels the call, which stops the search on the server.
@@ -132,20 +114,21 @@ class SearchStream:
     def __init__(self, call: grpc.aio.UnaryStreamCall) -> None:
         self._call = call
         self._cancelled = False
-        self.result: pb.Result | None = None
-        self.infos: list[pb.Info] = []
+        self.result: Result | None = None
+        self.infos: list[Info] = []
 
-    def __aiter__(self) -> AsyncIterator[pb.Info]:
+    def __aiter__(self) -> AsyncIterator[Info]:
         return self._infos()
 
-    async def _infos(self) -> AsyncIterator[pb.Info]:
+    async def _infos(self) -> AsyncIterator[Info]:
         try:
             async for response in self._call:
                 if response.HasField("info"):
-                    self.infos.append(response.info)
-                    yield response.info
+                    info = Info.from_pb(response.info)
+                    self.infos.append(info)
+                    yield info
                 else:
-                    self.result = response.result
+                    self.result = Result.from_pb(response.result)
         except grpc.aio.AioRpcError as error:
             raise _translate(error) from None
         except asyncio.CancelledError:
@@ -158,7 +141,7 @@ class SearchStream:
     def __await__(self):
         return self._run().__await__()
 
-    async def _run(self) -> pb.Result:
+    async def _run(self) -> Result:
         async for _ in self:
             pass
         if self.result is None:
@@ -174,8 +157,12 @@ class SearchStream:
 # ---------------------------------------------------------------------------- client
 
 
-class RemoteSession:
-    """A session on the server; methods map one-to-one onto the session RPCs."""
+class Session:
+    """A session on the server; methods map one-to-one onto the session RPCs.
+
+    An async context manager: leaving ``async with await client.open(...) as session:``
+    closes the session (one that already expired is fine).
+    """
 
     def __init__(self, client: Client, info: pb.Session) -> None:
         self._client = client
@@ -185,10 +172,29 @@ class RemoteSession:
     def id(self) -> str:
         return self.info.id
 
-    def search(self, position: str = "", moves: Iterable[str] = (), **limits: Any) -> SearchStream:
-        """Search `position` after `moves`; keyword arguments are `make_limits` limits."""
+    async def __aenter__(self) -> Session:
+        return self
+
+    async def __aexit__(self, exc_type: object, *exc: object) -> None:
+        # NotFound: it expired, or was closed in the block. With an error on its way out,
+        # a failed close (e.g. the server went away) must not replace it.
+        with contextlib.suppress(NotFound if exc_type is None else KibitzError):
+            await self.close()
+
+    def search(
+        self,
+        position: str = "",
+        moves: Iterable[str] = (),
+        limits: Limits | None = None,
+        **limit_keywords: Any,
+    ) -> SearchStream:
+        """Search `position` (empty = the start position) after `moves` under `limits`, or
+        under limits given as keywords (``depth=8``; see `Limits`), not both."""
         request = pb.SearchRequest(
-            session_id=self.id, position=position, moves=list(moves), limits=make_limits(**limits)
+            session_id=self.id,
+            position=position,
+            moves=_moves(moves),
+            limits=_limits(limits, limit_keywords),
         )
         return SearchStream(self._client.stub.Search(request))
 
@@ -211,6 +217,7 @@ class RemoteSession:
         return self.info
 
     async def close(self) -> None:
+        """Close the session (NotFound if it is already gone)."""
         await self._client.call("CloseSession", pb.CloseSessionRequest(session_id=self.id))
 
 
@@ -223,7 +230,7 @@ def _option_texts(options: Mapping[str, Any]) -> dict[str, str]:
 
 
 class Client:
-    """Async client for a kibitz server (grpc.aio)."""
+    """Async client for a kibitz server (grpc.aio). `stub` is the raw gRPC stub."""
 
     def __init__(self, address: str | None = None) -> None:
         self.address = address or default_address()
@@ -256,22 +263,22 @@ class Client:
         self, game: str, position: str = "", moves: Iterable[str] = ()
     ) -> pb.PositionInfo:
         """Check a position and get its board drawing, legal moves and result."""
-        request = pb.DescribeRequest(game=game, position=position, moves=list(moves))
+        request = pb.DescribeRequest(game=game, position=position, moves=_moves(moves))
         return await self.call("Describe", request)
 
     async def open(
         self, game: str, engine: str = "", options: Mapping[str, Any] | None = None
-    ) -> RemoteSession:
-        """Create a session for `game` with `engine` (default alphabeta)."""
+    ) -> Session:
+        """Create a session for `game` with `engine` (empty = the game's default engine)."""
         request = pb.CreateSessionRequest(
             game=game, engine=engine, options=_option_texts(options or {})
         )
-        return RemoteSession(self, await self.call("CreateSession", request))
+        return Session(self, await self.call("CreateSession", request))
 
-    async def session(self, session_id: str) -> RemoteSession:
+    async def session(self, session_id: str) -> Session:
         """Attach to an existing session by id."""
         info = await self.call("GetSession", pb.GetSessionRequest(session_id=session_id))
-        return RemoteSession(self, info)
+        return Session(self, info)
 
     def analyze(
         self,
@@ -281,15 +288,17 @@ class Client:
         *,
         engine: str = "",
         options: Mapping[str, Any] | None = None,
-        **limits: Any,
+        limits: Limits | None = None,
+        **limit_keywords: Any,
     ) -> SearchStream:
-        """A one-shot search without a session."""
+        """A one-shot search without a session (`engine` empty = the game's default), under
+        `limits` or limits given as keywords, not both."""
         request = pb.AnalyzeRequest(
             game=game,
             engine=engine,
             options=_option_texts(options or {}),
             position=position,
-            moves=list(moves),
-            limits=make_limits(**limits),
+            moves=_moves(moves),
+            limits=_limits(limits, limit_keywords),
         )
         return SearchStream(self.stub.Analyze(request))

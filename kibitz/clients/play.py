@@ -6,8 +6,8 @@ import argparse
 import contextlib
 
 from kibitz.clients.client import InvalidArgument, NotFound
-from kibitz.clients.render import score_text
 from kibitz.clients.sync import SyncClient
+from kibitz.clients.values import Limits
 
 HELP = "Type a move, `moves` for the legal moves, `undo` to take back your last move, `quit`."
 
@@ -19,7 +19,7 @@ def _ask(prompt: str) -> str | None:
         return None
 
 
-def play(client: SyncClient, args: argparse.Namespace, limits: dict) -> int:
+def play(client: SyncClient, args: argparse.Namespace, limits: Limits) -> int:
     """Alternate human and engine moves until the game ends or the human quits."""
     human = 0 if args.you == "first" else 1
     moves: list[str] = []
@@ -55,11 +55,11 @@ def play(client: SyncClient, args: argparse.Namespace, limits: dict) -> int:
                 moves.append(command)
             else:
                 try:
-                    result = session.search(args.position, tuple(moves), **limits).wait()
+                    result = session.search(args.position, moves, limits).wait()
                 except NotFound:  # the session expired while the human was thinking
                     session = client.open(args.game, args.engine, args.options)
-                    result = session.search(args.position, tuple(moves), **limits).wait()
-                print(f"engine plays {result.best_move}  ({score_text(result.score)})")
+                    result = session.search(args.position, moves, limits).wait()
+                print(f"engine plays {result.best_move}  ({result.score})")
                 moves.append(result.best_move)
                 position = client.describe(args.game, args.position, tuple(moves))
     finally:

@@ -1,24 +1,9 @@
-"""Human-readable text for protocol messages (scores, progress lines, result tables)."""
+"""Human-readable text for search answers (progress lines, result tables); a score's text
+is `str(score)` (values.Score)."""
 
 from __future__ import annotations
 
-from kibitz.v1 import engine_pb2 as pb
-
-_BOUND_PREFIX = {pb.Score.LOWER: ">=", pb.Score.UPPER: "<="}
-
-
-def score_text(score: pb.Score) -> str:
-    """E.g. ``+0.35``, ``win in 7``, ``<= -1.20``, ``draw``."""
-    prefix = _BOUND_PREFIX.get(score.bound, "")
-    if score.kind == pb.Score.WIN:
-        text = f"win in {score.plies}"
-    elif score.kind == pb.Score.LOSS:
-        text = f"loss in {score.plies}"
-    elif score.kind == pb.Score.DRAW:
-        text = "draw"
-    else:
-        text = f"{score.centi / 100:+.2f}"
-    return f"{prefix}{text}"
+from kibitz.clients.values import Info, Result
 
 
 def _count(n: int) -> str:
@@ -28,27 +13,27 @@ def _count(n: int) -> str:
     return str(n)
 
 
-def info_line(info: pb.Info) -> str:
+def info_line(info: Info) -> str:
     """One progress line, like UCI's `info depth ... score ... pv ...`."""
     line = f"depth {info.depth:>2}"
     if info.multipv > 1:
         line += f"  line {info.multipv}"
     line += (
-        f"  score {score_text(info.score):>12}  nodes {_count(info.nodes):>6}"
-        f"  nps {_count(info.nodes_per_second):>6}  time {info.time_ms / 1000:6.2f}s"
+        f"  score {info.score:>12}  nodes {_count(info.nodes):>6}"
+        f"  nps {_count(info.nps):>6}  time {info.time:6.2f}s"
     )
-    if info.hash_full:
-        line += f"  hash {info.hash_full / 10:.1f}%"
+    if info.hashfull:
+        line += f"  hash {info.hashfull / 10:.1f}%"
     return f"{line}  pv {' '.join(info.pv)}"
 
 
-def result_text(result: pb.Result, pv_moves: int = 12) -> str:
+def result_text(result: Result, pv_moves: int = 12) -> str:
     """The final answer: a summary line and a table of root-move scores."""
-    if result.HasField("game_over"):
+    if result.game_over is not None:
         return f"game over: {result.game_over.reason}"
     lines = [
-        f"best move {result.best_move}   score {score_text(result.score)}"
-        f"   depth {result.depth}   nodes {result.nodes:,}   time {result.time_ms / 1000:.2f}s"
+        f"best move {result.best_move}   score {result.score}"
+        f"   depth {result.depth}   nodes {result.nodes:,}   time {result.time:.2f}s"
         f"   ({result.stop_reason})",
     ]
     if result.root_moves:
@@ -57,5 +42,5 @@ def result_text(result: pb.Result, pv_moves: int = 12) -> str:
         lines.append(f"  {'move':<{width}}  {'score':>12}  line")
         for root in result.root_moves:
             line = " ".join(root.pv[:pv_moves]) + (" ..." if len(root.pv) > pv_moves else "")
-            lines.append(f"  {root.move:<{width}}  {score_text(root.score):>12}  {line}")
+            lines.append(f"  {root.move:<{width}}  {root.score:>12}  {line}")
     return "\n".join(lines)

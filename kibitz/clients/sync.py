@@ -3,6 +3,9 @@
     with SyncClient() as client:
         result = client.analyze("tictactoe", depth=9).wait()
         print(result.best_move, result.score)
+        with client.open("connect4") as session:  # closed when the block ends
+            for info in session.search(moves=["4453"], depth=8):
+                print(info.depth, info.score, " ".join(info.pv))
 
 It runs the async client on a private event loop in a background thread, so there is one
 implementation of the protocol.
@@ -11,14 +14,16 @@ implementation of the protocol.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import threading
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
 import grpc
 
-from kibitz.clients.client import Client, KibitzError, RemoteSession, SearchStream
+from kibitz.clients.client import Client, KibitzError, NotFound, SearchStream, Session
+from kibitz.clients.values import Info, Limits, Result
 from kibitz.v1 import engine_pb2 as pb
 
 T = TypeVar("T")
@@ -44,7 +49,7 @@ class _LoopThread:
 
 
 class SyncSearch:
-    """Iterate for Info messages; `result` is set at the end; `wait()` returns it.
+    """Iterate for `Info`s; `result` (a `Result`) is set at the end; `wait()` returns it.
 
     A task on the client's loop reads the stream into a queue, so an interrupted iteration
     (Ctrl-C) can simply be resumed, e.g. after `SyncSession.stop()`, to reach the Result.
@@ -65,10 +70,10 @@ class SyncSearch:
             self._events.put(exc)
 
     @property
-    def result(self) -> pb.Result | None:
+    def result(self) -> Result | None:
         return self._stream.result
 
-    def __iter__(self) -> Iterator[pb.Info]:
+    def __iter__(self) -> Iterator[Info]:
         while True:
             event = self._events.get()
             if event is _END:
@@ -78,7 +83,7 @@ class SyncSearch:
                 raise event
             yield event
 
-    def wait(self) -> pb.Result:
+    def wait(self) -> Result:
         for _ in self:
             pass
         if self.result is None:
@@ -90,9 +95,11 @@ class SyncSearch:
 
 
 class SyncSession:
-    """Blocking counterpart of RemoteSession."""
+    """Blocking counterpart of Session; a context manager: leaving
+    ``with client.open(...) as session:`` closes the session (one that already expired is
+    fine)."""
 
-    def __init__(self, runner: _LoopThread, session: RemoteSession) -> None:
+    def __init__(self, runner: _LoopThread, session: Session) -> None:
         self._runner = runner
         self._session = session
 
@@ -104,9 +111,25 @@ class SyncSession:
     def info(self) -> pb.Session:
         return self._session.info
 
-    def search(self, position: str = "", moves: tuple[str, ...] = (), **limits: Any) -> SyncSearch:
+    def __enter__(self) -> SyncSession:
+        return self
+
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        # as Session.__aexit__: NotFound is fine; an error on its way out is not replaced
+        with contextlib.suppress(NotFound if exc_type is None else KibitzError):
+            self.close()
+
+    def search(
+        self,
+        position: str = "",
+        moves: Iterable[str] = (),
+        limits: Limits | None = None,
+        **limit_keywords: Any,
+    ) -> SyncSearch:
+        """See Session.search."""
+
         async def start() -> SearchStream:
-            return self._session.search(position, moves, **limits)
+            return self._session.search(position, moves, limits, **limit_keywords)
 
         return SyncSearch(self._runner, self._runner.run(start()))
 
@@ -157,13 +180,11 @@ class SyncClient:
     def engines(self) -> list[pb.EngineInfo]:
         return self._runner.run(self._client.engines())
 
-    def describe(
-        self, game: str, position: str = "", moves: tuple[str, ...] = ()
-    ) -> pb.PositionInfo:
+    def describe(self, game: str, position: str = "", moves: Iterable[str] = ()) -> pb.PositionInfo:
         return self._runner.run(self._client.describe(game, position, moves))
 
     def open(
-        self, game: str, engine: str = "", options: dict[str, Any] | None = None
+        self, game: str, engine: str = "", options: Mapping[str, Any] | None = None
     ) -> SyncSession:
         return SyncSession(self._runner, self._runner.run(self._client.open(game, engine, options)))
 
@@ -171,9 +192,27 @@ class SyncClient:
         return SyncSession(self._runner, self._runner.run(self._client.session(session_id)))
 
     def analyze(
-        self, game: str, position: str = "", moves: tuple[str, ...] = (), **kw: Any
+        self,
+        game: str,
+        position: str = "",
+        moves: Iterable[str] = (),
+        *,
+        engine: str = "",
+        options: Mapping[str, Any] | None = None,
+        limits: Limits | None = None,
+        **limit_keywords: Any,
     ) -> SyncSearch:
+        """See Client.analyze."""
+
         async def start() -> SearchStream:
-            return self._client.analyze(game, position, moves, **kw)
+            return self._client.analyze(
+                game,
+                position,
+                moves,
+                engine=engine,
+                options=options,
+                limits=limits,
+                **limit_keywords,
+            )
 
         return SyncSearch(self._runner, self._runner.run(start()))

@@ -12,14 +12,15 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from kibitz.clients import (
+    Bound,
     Client,
     FailedPrecondition,
     InvalidArgument,
     KibitzError,
     NotFound,
     ResourceExhausted,
+    ScoreKind,
 )
-from kibitz.v1 import engine_pb2 as pb
 
 X_WINS_AT_C3 = "xx./oo./... x"  # x to move; c3 wins at once, anything else lets o win
 
@@ -110,7 +111,7 @@ async def test_bad_option_change_keeps_the_session(client):
         await session.set_options(Nope=1)
     assert (await session.refresh()).options["Hash"] == "2"
     result = await session.search("1,2,3", depth=20)
-    assert result.score.kind == pb.Score.LOSS  # nim-sum 0: the side to move loses
+    assert result.score.kind == ScoreKind.LOSS  # nim-sum 0: the side to move loses
     await session.close()
 
 
@@ -123,7 +124,7 @@ async def test_tictactoe_is_a_proven_draw_with_every_root_move_scored(client):
     infos = [info async for info in search]
     result = search.result
     assert infos and infos[-1].depth >= 1
-    assert result.score.kind == pb.Score.DRAW and result.score.bound == pb.Score.EXACT
+    assert result.score.kind == ScoreKind.DRAW and result.score.bound == Bound.EXACT
     assert len(result.root_moves) == 9
     assert result.root_moves[0].move == result.best_move
     assert result.pv[0] == result.best_move and result.nodes > 0
@@ -133,11 +134,11 @@ async def test_tictactoe_is_a_proven_draw_with_every_root_move_scored(client):
 async def test_fastest_win_and_exact_scores_for_all_lines(client):
     result = await client.analyze("tictactoe", X_WINS_AT_C3, depth=9, multipv=9)
     assert result.best_move == "c3"
-    assert result.score.kind == pb.Score.WIN and result.score.plies == 1
+    assert result.score.kind == ScoreKind.WIN and result.score.plies == 1
     scores = {r.move: r.score for r in result.root_moves}
-    assert all(score.bound == pb.Score.EXACT for score in scores.values())
+    assert all(score.bound == Bound.EXACT for score in scores.values())
     for move in ("a1", "b1", "c1"):  # o answers c2 and wins
-        assert (scores[move].kind, scores[move].plies) == (pb.Score.LOSS, 2)
+        assert (scores[move].kind, scores[move].plies) == (ScoreKind.LOSS, 2)
 
 
 async def test_connect4_search_returns_a_legal_principal_variation(client):
@@ -153,16 +154,16 @@ async def test_connect4_search_returns_a_legal_principal_variation(client):
 async def test_multipv_and_search_moves(client):
     result = await client.analyze("tictactoe", X_WINS_AT_C3, depth=9, multipv=3)
     exact = [r for r in result.root_moves[:3]]
-    assert [r.score.bound for r in exact] == [pb.Score.EXACT] * 3
+    assert [r.score.bound for r in exact] == [Bound.EXACT] * 3
     restricted = await client.analyze("tictactoe", X_WINS_AT_C3, depth=9, search_moves=["a1"])
     assert restricted.best_move == "a1" and [r.move for r in restricted.root_moves] == ["a1"]
 
 
 async def test_terminal_position_answers_game_over(client):
     result = await client.analyze("tictactoe", "xxx/oo./... o", depth=3)
-    assert result.best_move == "" and result.stop_reason == "game_over"
+    assert result.best_move is None and result.stop_reason == "game_over"
     assert list(result.game_over.returns) == [1.0, -1.0]
-    assert result.score.kind == pb.Score.LOSS
+    assert result.score.kind == ScoreKind.LOSS
 
 
 @pytest.mark.parametrize(

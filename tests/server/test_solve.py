@@ -8,11 +8,10 @@ from __future__ import annotations
 import pytest
 from testdata import connect4_positions
 
-from kibitz.clients import Client
+from kibitz.clients import Bound, Client, ScoreKind
 from kibitz.games.connect4 import ConnectFour, solver_score
-from kibitz.v1 import engine_pb2 as pb
 
-OUTCOME = {pb.Score.WIN: 1, pb.Score.DRAW: 0, pb.Score.LOSS: -1}
+OUTCOME = {ScoreKind.WIN: 1, ScoreKind.DRAW: 0, ScoreKind.LOSS: -1}
 X_WON = list("1212121")  # x completes column 1 with the seventh stone: the game is over
 
 
@@ -41,7 +40,7 @@ async def test_solve_gives_the_published_score(client, outcome: int) -> None:
     result = await client.analyze("connect4", moves=list(moves), solve=True)
     assert result.stop_reason == "solved"
     score = result.score
-    assert score.bound == pb.Score.EXACT
+    assert score.bound == Bound.EXACT
     assert solver_score(OUTCOME[score.kind], score.plies, len(moves)) == expected
     assert {root.move for root in result.root_moves} == legal_columns(moves)
     assert len(result.root_moves) == len(legal_columns(moves))
@@ -51,9 +50,9 @@ async def test_solve_gives_the_published_score(client, outcome: int) -> None:
 
 async def test_solve_on_a_terminal_position_answers_game_over(client) -> None:
     result = await client.analyze("connect4", moves=X_WON, solve=True)
-    assert result.stop_reason == "game_over" and result.best_move == ""
+    assert result.stop_reason == "game_over" and result.best_move is None
     assert list(result.game_over.returns) == [1.0, -1.0]
-    assert result.score.kind == pb.Score.LOSS  # o is to move and has lost
+    assert result.score.kind == ScoreKind.LOSS  # o is to move and has lost
     assert list(result.root_moves) == [] and list(result.pv) == []
 
 
@@ -67,4 +66,4 @@ async def test_interrupted_solve_still_answers(client, limit: dict, reason: str)
     assert result.stop_reason == reason
     assert result.best_move in legal_columns("")
     assert {root.move for root in result.root_moves} == legal_columns("")
-    assert result.score.kind != pb.Score.LOSS  # the first player wins the empty board
+    assert result.score.kind != ScoreKind.LOSS  # the first player wins the empty board
