@@ -13,9 +13,10 @@ from google.protobuf import json_format
 
 from kibitz.clients import argtypes
 from kibitz.clients.client import KibitzError, ServerUnavailable, default_address
-from kibitz.clients.render import info_line, result_text
-from kibitz.clients.sync import SyncClient
-from kibitz.clients.values import Limits
+from kibitz.clients.render import info_line, result_text, root_moves_line
+from kibitz.clients.sync import SyncClient, SyncSearch
+from kibitz.clients.values import Info, Limits
+from kibitz.v1 import engine_pb2 as pb
 
 EXIT_ERROR = 1
 EXIT_NO_SERVER = 3
@@ -23,6 +24,11 @@ EXIT_NO_SERVER = 3
 
 def _as_dict(message) -> dict:
     return json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
+
+
+def _json_line(message) -> str:
+    """One message as one line of JSON (JSON lines), in protobuf's JSON mapping."""
+    return json.dumps(_as_dict(message), separators=(",", ":"))
 
 
 def _as_json(message) -> str:
@@ -43,10 +49,17 @@ def _option_pairs(pairs: Sequence[str]) -> dict[str, str]:
     return options
 
 
+_LIMIT_FLAGS = ("depth", "nodes", "movetime", "multipv", "search_moves", "infinite", "solve")
+
+
 def _limits(args: argparse.Namespace) -> dict:
     """The search limits given on the command line, as `Limits` keywords."""
-    names = ("depth", "nodes", "movetime", "multipv", "search_moves", "infinite", "solve")
-    return {name: getattr(args, name) for name in names if getattr(args, name, None) is not None}
+    limits = {
+        name: getattr(args, name) for name in _LIMIT_FLAGS if getattr(args, name, None) is not None
+    }
+    if getattr(args, "root_moves", False):
+        limits["root_moves"] = True
+    return limits
 
 
 # ---------------------------------------------------------------------------- commands
@@ -121,27 +134,35 @@ def cmd_analyse(args: argparse.Namespace, client: SyncClient) -> int:
     try:
         search = session.search(args.position, args.moves or (), **_limits(args))
         try:
-            _print_progress(search, args.json)
+            _print_progress(search, args)
         except KeyboardInterrupt:  # Ctrl-C: stop the search and show what it found
             print("kibitz: stopping the search", file=sys.stderr)
             session.stop()
-            _print_progress(search, args.json)
+            _print_progress(search, args)
         result = search.wait()
     finally:
         with contextlib.suppress(KibitzError):  # e.g. the server is shutting down
             session.close()
     if args.json:
-        print(_as_json(result.proto))
+        print(_json_line(pb.SearchResponse(result=result.proto)), flush=True)
     else:
         print()
         print(result_text(result))
     return 0
 
 
-def _print_progress(search, quiet: bool) -> None:
+def _print_progress(search: SyncSearch, args: argparse.Namespace) -> None:
     for info in search:
-        if not quiet:
-            print(info_line(info), flush=True)
+        print(_progress(info, args), flush=True)
+
+
+def _progress(info: Info, args: argparse.Namespace) -> str:
+    """An Info as a JSON line (--json) or as text: a line, then the root moves if asked."""
+    if args.json:
+        return _json_line(pb.SearchResponse(info=info.proto))
+    if info.root_moves:
+        return f"{info_line(info)}\n{root_moves_line(info.root_moves)}"
+    return info_line(info)
 
 
 def cmd_play(args: argparse.Namespace, client: SyncClient) -> int:
@@ -255,7 +276,17 @@ def build_parser() -> argparse.ArgumentParser:
         analyse.add_argument(
             "--search-moves", nargs="+", metavar="MOVE", help="only consider these moves"
         )
-        analyse.add_argument("--json", action="store_true", help="print the result as JSON")
+        analyse.add_argument(
+            "--root-moves",
+            action="store_true",
+            help="show every root move's current score with each progress line",
+        )
+        analyse.add_argument(
+            "--json",
+            action="store_true",
+            help='JSON lines: one per message of the search stream ({"info": ...} for each '
+            'progress report, {"result": ...} last), in protobuf\'s JSON mapping',
+        )
         analyse.set_defaults(handler=cmd_analyse)
 
     play = commands.add_parser("play", help="play a game against an engine", parents=[anywhere])

@@ -3,7 +3,7 @@ is `str(score)` (values.Score)."""
 
 from __future__ import annotations
 
-from kibitz.clients.values import Info, Result
+from kibitz.clients.values import Info, Result, RootMove
 
 
 def _count(n: int) -> str:
@@ -25,6 +25,11 @@ def info_line(info: Info) -> str:
     if info.hashfull:
         line += f"  hash {info.hashfull / 10:.1f}%"
     return f"{line}  pv {' '.join(info.pv)}"
+
+
+def root_moves_line(root_moves: tuple[RootMove, ...]) -> str:
+    """Every root move with its score on one indented line, best first: `4 -0.08  6 <=-0.08`."""
+    return "         " + "   ".join(f"{root.move} {root.score}" for root in root_moves)
 
 
 def result_text(result: Result, pv_moves: int = 12) -> str:

@@ -73,12 +73,38 @@ def test_analyse_prints_progress_and_a_table(address):
     assert sorted(table_moves) == list("1234567")
 
 
-def test_analyse_json_is_the_result(address):
+def json_lines(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_analyse_json_streams_one_line_per_message_with_the_result_last(address):
     run = kibitz(address, "analyse", "tictactoe", "xx./oo./... x", "--depth", "9", "--json")
     assert run.returncode == 0, run.stderr
-    result = json.loads(run.stdout)
-    assert result["bestMove"] == "c3"
+    *infos, last = json_lines(run.stdout)
+    result = last["result"]
+    assert result["bestMove"] == "c3" and result["stoppedBy"] == "SOLVED"
     assert result["score"]["kind"] == "WIN" and result["score"]["plies"] == 1
+    assert infos and all(list(line) == ["info"] for line in infos)
+    assert [line["info"]["depth"] for line in infos] == sorted(
+        line["info"]["depth"] for line in infos
+    )
+    assert all(line["info"]["rootMoves"] == [] for line in infos)  # not asked for
+
+
+def test_analyse_root_moves_with_every_progress_line(address):
+    flags = ("analyse", "connect4", "--moves", "4453", "--depth", "4", "--root-moves")
+    run = kibitz(address, *flags)
+    assert run.returncode == 0, run.stderr
+    progress = run.stdout.split("\n\n")[0].splitlines()
+    assert len(progress) == 2 * 4  # depths 1-4, each with its root moves below
+    for line, roots in zip(progress[::2], progress[1::2], strict=True):
+        assert line.startswith("depth")
+        pairs = re.findall(r"([1-7]) ((?:<=|>=)?[+-]\d+\.\d\d)", roots)
+        assert roots.startswith(" ") and sorted(move for move, _ in pairs) == list("1234567")
+    infos = json_lines(kibitz(address, *flags, "--json").stdout)[:-1]
+    assert len(infos) == 4
+    for line in infos:
+        assert sorted(root["move"] for root in line["info"]["rootMoves"]) == list("1234567")
 
 
 def test_bad_input_is_one_clear_line(address):
