@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 
 from google.protobuf import json_format
 
+from kibitz import __version__
 from kibitz.clients import argtypes
 from kibitz.clients.client import KibitzError, ServerUnavailable, default_address
 from kibitz.clients.render import info_line, result_text, root_moves_line
@@ -104,6 +105,9 @@ def cmd_games(args: argparse.Namespace, client: SyncClient) -> int:
         print(f"{'':<12} start: {game.default_position!r}")
         if args.verbose:
             print(f"{'':<12} {game.notation_help}")
+            print(f"{'':<12} default engine: {game.default_engine or '(none)'}")
+            capabilities = ", ".join(game.capabilities) or "(none)"
+            print(f"{'':<12} capabilities: {capabilities}")
     return 0
 
 
@@ -175,7 +179,9 @@ def cmd_play(args: argparse.Namespace, client: SyncClient) -> int:
 
 
 def _add_search_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--engine", default="", help="engine name (default: alphabeta)")
+    parser.add_argument(
+        "--engine", default="", help="engine name (default: the game's, see `kibitz games -v`)"
+    )
     parser.add_argument(
         "--option", "-o", action="append", metavar="NAME=VALUE", help="engine option (repeatable)"
     )
@@ -199,6 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="HOST:PORT",
         help="server address (default: $KIBITZ_SERVER or 127.0.0.1:50051)",
     )
+    parser.add_argument("--version", action="version", version=f"kibitz {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     anywhere = argparse.ArgumentParser(add_help=False)  # --server after the command too
     anywhere.add_argument("--server", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
@@ -241,7 +248,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(handler=cmd_serve, needs_client=False)
 
     games = commands.add_parser("games", help="list the games", parents=[anywhere])
-    games.add_argument("--verbose", "-v", action="store_true", help="show notation help")
+    games.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="also show the notation, the default engine and the capabilities",
+    )
     games.add_argument("--json", action="store_true", help="machine-readable output")
     games.set_defaults(handler=cmd_games)
 
@@ -251,43 +263,43 @@ def build_parser() -> argparse.ArgumentParser:
     engines.add_argument("--json", action="store_true", help="machine-readable output")
     engines.set_defaults(handler=cmd_engines)
 
-    for name in ("analyse", "analyze"):
-        analyse = commands.add_parser(
-            name,
-            parents=[anywhere],
-            help="analyse a position" if name == "analyse" else argparse.SUPPRESS,
-            description="Search a position and print progress and a score for every move.",
-        )
-        analyse.add_argument("game", help="game name (see `kibitz games`)")
-        analyse.add_argument("position", nargs="?", default="", help="position (default: start)")
-        analyse.add_argument(
-            "--moves", nargs="+", action="extend", help="moves played from the position"
-        )
-        _add_search_arguments(analyse)
-        analyse.add_argument("--infinite", action="store_true", help="search until Ctrl-C")
-        analyse.add_argument(
-            "--solve",
-            action="store_true",
-            help="prove the exact value (search to the end of the game; other limits still apply)",
-        )
-        analyse.add_argument(
-            "--multipv", type=argtypes.positive_int, default=1, help="lines with exact scores"
-        )
-        analyse.add_argument(
-            "--search-moves", nargs="+", metavar="MOVE", help="only consider these moves"
-        )
-        analyse.add_argument(
-            "--root-moves",
-            action="store_true",
-            help="show every root move's current score with each progress line",
-        )
-        analyse.add_argument(
-            "--json",
-            action="store_true",
-            help='JSON lines: one per message of the search stream ({"info": ...} for each '
-            'progress report, {"result": ...} last), in protobuf\'s JSON mapping',
-        )
-        analyse.set_defaults(handler=cmd_analyse)
+    analyse = commands.add_parser(
+        "analyse",
+        aliases=["analyze"],
+        parents=[anywhere],
+        help="analyse a position",
+        description="Search a position and print progress and a score for every move.",
+    )
+    analyse.add_argument("game", help="game name (see `kibitz games`)")
+    analyse.add_argument("position", nargs="?", default="", help="position (default: start)")
+    analyse.add_argument(
+        "--moves", nargs="+", action="extend", help="moves played from the position"
+    )
+    _add_search_arguments(analyse)
+    analyse.add_argument("--infinite", action="store_true", help="search until Ctrl-C")
+    analyse.add_argument(
+        "--solve",
+        action="store_true",
+        help="prove the exact value (search to the end of the game; other limits still apply)",
+    )
+    analyse.add_argument(
+        "--multipv", type=argtypes.positive_int, default=1, help="lines with exact scores"
+    )
+    analyse.add_argument(
+        "--search-moves", nargs="+", metavar="MOVE", help="only consider these moves"
+    )
+    analyse.add_argument(
+        "--root-moves",
+        action="store_true",
+        help="show every root move's current score with each progress line",
+    )
+    analyse.add_argument(
+        "--json",
+        action="store_true",
+        help='JSON lines: one per message of the search stream ({"info": ...} for each '
+        'progress report, {"result": ...} last), in protobuf\'s JSON mapping',
+    )
+    analyse.set_defaults(handler=cmd_analyse)
 
     play = commands.add_parser("play", help="play a game against an engine", parents=[anywhere])
     play.add_argument("game", help="game name (see `kibitz games`)")

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from kibitz import __version__ as kibitz_version
+
 KIBITZ = [sys.executable, "-m", "kibitz"]
 
 
@@ -105,6 +107,25 @@ def test_analyse_root_moves_with_every_progress_line(address):
     assert len(infos) == 4
     for line in infos:
         assert sorted(root["move"] for root in line["info"]["rootMoves"]) == list("1234567")
+
+
+def test_analyze_is_an_alias_and_help_is_clean(address):
+    run = kibitz(address, "analyze", "tictactoe", "xx./oo./... x", "--depth", "2")
+    assert run.returncode == 0 and re.search(r"^best move c3\s", run.stdout, re.MULTILINE)
+    help_text = kibitz(address, "--help").stdout
+    assert "analyse (analyze)" in help_text and "SUPPRESS" not in help_text
+
+
+def test_version():
+    run = subprocess.run([*KIBITZ, "--version"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout == f"kibitz {kibitz_version}\n"
+
+
+def test_games_verbose_shows_default_engines_and_capabilities(address):
+    out = kibitz(address, "games", "-v").stdout
+    connect4 = out[out.index("connect4") : out.index("misere-nim")]
+    assert "default engine: alphabeta" in connect4
+    assert "capabilities: hash keys (key())" in connect4
 
 
 def test_bad_input_is_one_clear_line(address):
