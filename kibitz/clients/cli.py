@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -13,7 +14,7 @@ from google.protobuf import json_format
 
 from kibitz import __version__
 from kibitz.clients import argtypes
-from kibitz.clients.client import KibitzError, ServerUnavailable, default_address
+from kibitz.clients.client import DEFAULT_ADDRESS, KibitzError, ServerUnavailable, default_address
 from kibitz.clients.render import info_line, result_text, root_moves_line
 from kibitz.clients.sync import SyncClient, SyncSearch
 from kibitz.clients.values import Info, Limits
@@ -68,13 +69,17 @@ def _limits(args: argparse.Namespace) -> dict:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
-    import logging
 
     from kibitz.server.app import serve
     from kibitz.server.service import ServerConfig
 
-    logging.basicConfig(
-        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    level = logging.getLevelName(args.log_level.upper())
+    log = logging.StreamHandler()
+    log.setLevel(level)
+    logging.basicConfig(  # the banner needs the INFO record even at --log-level warning
+        level=min(level, logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        handlers=[log, _BannerOnListening()],
     )
     config = ServerConfig(
         host=args.host,
@@ -92,6 +97,55 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"kibitz: cannot serve on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return EXIT_ERROR
     return 0
+
+
+class _BannerOnListening(logging.Handler):
+    """Prints `serve_banner` once the server listens. `kibitz.server.app.serve` announces
+    that, with the bound port (which `--port 0` leaves to the system), only in its log
+    record "kibitz serving on %s:%d ...", so the banner follows that record (a callback
+    parameter of serve() would make this handler unnecessary)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if (
+            record.name == "kibitz.server"
+            and str(record.msg).startswith("kibitz serving on %s:%d")
+            and len(record.args) >= 2
+        ):
+            host, port = record.args[:2]
+            print(serve_banner(str(host), int(port)), file=sys.stderr, flush=True)
+
+
+_WILDCARDS = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "[::1]", "[::]": "[::1]"}
+
+
+def serve_banner(host: str, port: int) -> str:
+    """How to query a server listening on host:port, with `--server` unless it is the
+    default address."""
+    address = f"{_WILDCARDS.get(host, host)}:{port}"
+    command = _kibitz_command()
+    if address != DEFAULT_ADDRESS:
+        command += f" --server {address}"
+    return (
+        f"kibitz is listening on {host}:{port} (Ctrl-C stops it). In another terminal:\n"
+        f"  {command} games\n"
+        f"  {command} analyse connect4 --moves 4453 --depth 12\n"
+        f"  {command} play tictactoe"
+    )
+
+
+def _kibitz_command() -> str:
+    """How another terminal calls this kibitz: the script's path when it runs from a
+    virtualenv that is not activated (e.g. .venv/bin/kibitz, as scripts/serve.sh runs it),
+    else `kibitz`."""
+    script = sys.argv[0]
+    in_venv = sys.prefix != sys.base_prefix and os.environ.get("VIRTUAL_ENV") != sys.prefix
+    if not in_venv or os.path.basename(script) != "kibitz":
+        return "kibitz"
+    script = os.path.abspath(script)
+    if not script.startswith(os.path.abspath(sys.prefix) + os.sep):
+        return "kibitz"  # e.g. a pipx shim on PATH
+    relative = os.path.relpath(script)
+    return script if relative.startswith("..") else relative
 
 
 def cmd_games(args: argparse.Namespace, client: SyncClient) -> int:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from kibitz import __version__ as kibitz_version
+from kibitz.clients.cli import serve_banner
 
 KIBITZ = [sys.executable, "-m", "kibitz"]
 
@@ -217,13 +218,28 @@ def test_the_readme_serve_command_starts_a_server_and_passes_its_flags():
         text=True,
     )
     try:
-        for line in process.stdout:
-            if "serving on" in line:
+        lines = iter(process.stdout)
+        for line in lines:
+            match = re.search(r"serving on (\S+:\d+)", line)
+            if match:
                 assert "max 3 sessions" in line
                 break
         else:
             raise AssertionError(f"serve.sh ended without serving (exit {process.wait()})")
+        # then how to query it: the bound port, not the default one
+        banner = [next(lines) for _ in range(4)]
     finally:
         process.send_signal(signal.SIGTERM)
         process.communicate(timeout=60)
     assert process.returncode == 0
+    address = match.group(1)
+    assert banner[0].startswith(f"kibitz is listening on {address} ")
+    assert re.fullmatch(rf"  \S*kibitz --server {address} games\n", banner[1]), banner
+    assert all(f" --server {address} " in line for line in banner[1:])
+
+
+def test_the_serve_banner_names_the_server_unless_it_is_the_default():
+    assert "--server" not in serve_banner("127.0.0.1", 50051)
+    anywhere = serve_banner("0.0.0.0", 6000)  # clients connect to the wildcard via loopback
+    assert anywhere.startswith("kibitz is listening on 0.0.0.0:6000 ")
+    assert re.search(r"^  \S*kibitz --server 127.0.0.1:6000 games$", anywhere, re.MULTILINE)
