@@ -22,7 +22,10 @@ install_stamp() {
 }
 
 # .venv/.kibitz-install: "<stamp> <extras installed with it>"
-read -r installed_stamp installed_extras < .venv/.kibitz-install 2>/dev/null || true
+installed_stamp="" installed_extras=""
+if [ -f .venv/.kibitz-install ]; then  # absent before the first install
+  read -r installed_stamp installed_extras < .venv/.kibitz-install || true
+fi
 needed=""
 for extra in ${extras//,/ }; do
   [[ ",${installed_extras:-}," == *",$extra,"* ]] || needed=yes
