@@ -73,13 +73,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from kibitz.server.app import serve
     from kibitz.server.service import ServerConfig
 
-    level = logging.getLevelName(args.log_level.upper())
-    log = logging.StreamHandler()
-    log.setLevel(level)
-    logging.basicConfig(  # the banner needs the INFO record even at --log-level warning
-        level=min(level, logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        handlers=[log, _BannerOnListening()],
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     config = ServerConfig(
         host=args.host,
@@ -92,27 +87,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.max_searches is not None:
         config.max_searches = args.max_searches
     try:
-        asyncio.run(serve(config))
+        asyncio.run(serve(config, on_listening=_print_banner))
     except OSError as exc:
         print(f"kibitz: cannot serve on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return EXIT_ERROR
     return 0
 
 
-class _BannerOnListening(logging.Handler):
-    """Prints `serve_banner` once the server listens. `kibitz.server.app.serve` announces
-    that, with the bound port (which `--port 0` leaves to the system), only in its log
-    record "kibitz serving on %s:%d ...", so the banner follows that record (a callback
-    parameter of serve() would make this handler unnecessary)."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if (
-            record.name == "kibitz.server"
-            and str(record.msg).startswith("kibitz serving on %s:%d")
-            and len(record.args) >= 2
-        ):
-            host, port = record.args[:2]
-            print(serve_banner(str(host), int(port)), file=sys.stderr, flush=True)
+def _print_banner(host: str, port: int) -> None:
+    print(serve_banner(host, port), file=sys.stderr, flush=True)
 
 
 _WILDCARDS = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "[::1]", "[::]": "[::1]"}

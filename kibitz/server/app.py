@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections.abc import Callable
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -67,8 +68,11 @@ class Server:
         await self._grpc.wait_for_termination()
 
 
-async def serve(config: ServerConfig) -> None:
-    """Run until SIGINT or SIGTERM, then shut down gracefully."""
+async def serve(
+    config: ServerConfig, on_listening: Callable[[str, int], None] | None = None
+) -> None:
+    """Run until SIGINT or SIGTERM, then shut down gracefully; `on_listening(host, port)`
+    is called once the server listens (with the bound port, which --port 0 leaves open)."""
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):  # before anyone can learn our port
@@ -82,6 +86,8 @@ async def serve(config: ServerConfig) -> None:
         config.max_sessions,
         config.max_searches,
     )
+    if on_listening is not None:
+        on_listening(config.host, server.port)
     await stopping.wait()
     log.info("shutting down: stopping running searches")
     with contextlib.suppress(asyncio.CancelledError):

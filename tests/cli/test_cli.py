@@ -8,41 +8,20 @@ import re
 import signal
 import socket
 import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from servers import KIBITZ, ServerProcess
 
 from kibitz import __version__ as kibitz_version
 from kibitz.clients.cli import serve_banner
 
-KIBITZ = [sys.executable, "-m", "kibitz"]
-
-
-def start_server(*flags: str) -> tuple[subprocess.Popen, str]:
-    """Start `kibitz serve --port 0` and read the bound address from its log."""
-    process = subprocess.Popen(
-        [*KIBITZ, "serve", "--port", "0", *flags],
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    for line in process.stderr:
-        match = re.search(r"serving on (\S+):(\d+)", line)
-        if match:
-            # keep draining the log so the server never blocks on a full pipe
-            threading.Thread(target=process.stderr.read, daemon=True).start()
-            return process, f"{match.group(1)}:{match.group(2)}"
-    raise RuntimeError(f"server did not start (exit code {process.wait()})")
-
 
 @pytest.fixture(scope="module")
 def address() -> Iterator[str]:
-    process, address = start_server()
-    yield address
-    process.send_signal(signal.SIGTERM)
-    assert process.wait(timeout=30) == 0
+    with ServerProcess() as server:
+        yield server.address
 
 
 def kibitz(address: str, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
@@ -159,19 +138,19 @@ def test_play_tictactoe_answers_illegal_input_and_finishes(address):
 
 
 def test_sigterm_answers_running_searches_then_exits():
-    process, address = start_server()
+    server = ServerProcess()
     analyse = subprocess.Popen(
-        [*KIBITZ, "--server", address, "analyse", "connect4", "--infinite"],
+        [*KIBITZ, "--server", server.address, "analyse", "connect4", "--infinite"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     assert analyse.stdout.readline().startswith("depth")  # the search is running
-    process.send_signal(signal.SIGTERM)
+    exit_code = server.stop()  # SIGTERM
     out, err = analyse.communicate(timeout=60)
     assert analyse.returncode == 0, err
     assert re.search(r"^best move [1-7]\s", out, re.MULTILINE)
-    assert process.wait(timeout=30) == 0
+    assert exit_code == 0
 
 
 def test_server_flag_defaults_to_env(address):
