@@ -154,13 +154,8 @@ class Bound(StrEnum):
     """The true value is at most this (a fail-low)."""
 
 
-_KINDS = {
-    pb.Score.HEURISTIC: ScoreKind.HEURISTIC,
-    pb.Score.WIN: ScoreKind.WIN,
-    pb.Score.LOSS: ScoreKind.LOSS,
-    pb.Score.DRAW: ScoreKind.DRAW,
-}
-_BOUNDS = {pb.Score.EXACT: Bound.EXACT, pb.Score.LOWER: Bound.LOWER, pb.Score.UPPER: Bound.UPPER}
+_KINDS = {pb.Score.Kind.Value(kind.name): kind for kind in ScoreKind}
+_BOUNDS = {pb.Score.Bound.Value(bound.name): bound for bound in Bound}
 _OTHER_KIND = {ScoreKind.WIN: ScoreKind.LOSS, ScoreKind.LOSS: ScoreKind.WIN}
 _OTHER_BOUND = {Bound.LOWER: Bound.UPPER, Bound.UPPER: Bound.LOWER}
 _BOUND_PREFIX = {Bound.LOWER: ">=", Bound.UPPER: "<="}
@@ -267,14 +262,7 @@ class StopReason(StrEnum):
     """The searched position is already over (see `Result.game_over`)."""
 
 
-_STOP_REASONS = {
-    pb.Result.DEPTH: StopReason.DEPTH,
-    pb.Result.NODES: StopReason.NODES,
-    pb.Result.TIME: StopReason.TIME,
-    pb.Result.STOPPED: StopReason.STOPPED,
-    pb.Result.SOLVED: StopReason.SOLVED,
-    pb.Result.GAME_OVER: StopReason.GAME_OVER,
-}
+_STOP_REASONS = {pb.Result.StopReason.Value(reason.name): reason for reason in StopReason}
 
 
 def _stop_reason(message: pb.Result) -> StopReason | None:

@@ -66,8 +66,6 @@ def _clip(text: str, limit: int = 80) -> str:
 class SearchJob:
     """A validated search: what the worker gets, plus what the server needs to supervise it."""
 
-    state: Game
-    """The position to search (after `moves`)."""
     position: str
     moves: list[str]
     limits: pb.Limits
@@ -99,7 +97,7 @@ def prepare_search(
 ) -> SearchJob:
     state, expanded = parse_position(game, position, moves)
     limits = _checked_limits(limits, state, default_move_time_ms)
-    return SearchJob(state, position, expanded, limits, _deadline(engine, limits, state))
+    return SearchJob(position, expanded, limits, _deadline(engine, limits, state))
 
 
 def _checked_limits(limits: pb.Limits, state: Game, default_move_time_ms: int) -> pb.Limits:

@@ -12,6 +12,7 @@ import random
 import threading
 
 import pytest
+from fakes import FakeClock
 from test_games import random_move, snapshot
 
 from kibitz.engines import ENGINES, Info, Limits, SearchContext, StopReason
@@ -60,18 +61,6 @@ def search(engine, state: Game, limits: Limits, **context) -> tuple:
     result = engine.search(state, limits, SearchContext(report=infos.append, **context))
     assert snapshot(state) == before, "the search changed the position"
     return result, infos
-
-
-class FakeClock:
-    """Advances `step` seconds per read: time is the number of reads."""
-
-    def __init__(self, step: float) -> None:
-        self.step = step
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        self.now += self.step
-        return self.now
 
 
 @pairs

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from fakes import FakeClock
 from toys import ChanceToy, RandomTreeGame, negamax, solve
 
 from kibitz.engines.alphabeta import AlphaBeta
@@ -122,20 +123,6 @@ class CountingStop:
     def is_set(self) -> bool:
         self.calls += 1
         return self.calls > self.polls
-
-
-class FakeClock:
-    """Advances `step` seconds per call."""
-
-    def __init__(self, step: float) -> None:
-        self.step = step
-        self.now = 100.0
-        self.calls = 0
-
-    def __call__(self) -> float:
-        self.calls += 1
-        self.now += self.step
-        return self.now
 
 
 # -- random trees against brute force --------------------------------------------------------

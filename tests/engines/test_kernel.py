@@ -10,7 +10,8 @@ in the reporter, or a fresh game must leave the kernel usable and the state unto
 from __future__ import annotations
 
 import pytest
-from test_alphabeta import FakeClock, internal, run
+from fakes import FakeClock
+from test_alphabeta import internal, run
 from toys import published_internal
 
 from kibitz.engines.alphabeta import AlphaBeta, kernels

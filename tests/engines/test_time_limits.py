@@ -10,7 +10,8 @@ moves to go, and solve mode, whose probes run at unlimited depth.
 
 from __future__ import annotations
 
-from test_alphabeta import FakeClock, run
+from fakes import FakeClock
+from test_alphabeta import run
 
 from kibitz.engines.alphabeta import AlphaBeta
 from kibitz.engines.timeman import allocate

@@ -9,6 +9,7 @@ means the root is solved: deepening stops.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from kibitz.engines.alphabeta.nodes import (
@@ -49,10 +50,16 @@ class Line:
         return line
 
     def to_score(self) -> Score:
-        return Score.from_internal(self.score, Bound(self.bound), proven=self.proven)
+        return line_score(self.score, self.bound, self.proven)
 
     def to_root_move(self) -> RootMove:
         return RootMove(self.move, self.to_score(), list(self.pv))
+
+
+@functools.lru_cache(maxsize=1024)
+def line_score(score: int, bound: int, proven: bool) -> Score:
+    """`Score.from_internal` for a line, shared: every Info converts every root move's."""
+    return Score.from_internal(score, Bound(bound), proven=proven)
 
 
 def ranked(lines: list[Line]) -> list[Line]:
@@ -105,6 +112,7 @@ class RootSearch:
         """What the search would answer if stopped now (sent with every Info)."""
         self.fail_high_line: Line | None = None
         self.iteration_nodes: list[int] = []
+        self._static_values: dict[Move, int] | None = None
         nodes.check = self.poll
         nodes.next_check = driver.next_check(0, check_every)
 
@@ -243,16 +251,11 @@ class RootSearch:
         """Root lines ranked without searching (for a search cut short before any result:
         the deadline may have passed): the move with the best proven lower bound first,
         the others by static evaluation, all with the proven upper bound if there is one."""
-        state = self.state
+        values = self.static_values()
         lines = []
         for root in self.roots:
             line = Line(root.move)
-            state.play(root.move)
-            if state.is_terminal():
-                line.score = -terminal_value(state, 1)
-            else:
-                line.score = -clamped_evaluation(state)
-            state.undo()
+            line.score = values[root.move]
             line.bound = EXACT
             if upper < WIN:
                 line.score, line.bound, line.proven = upper, UPPER, True
@@ -264,6 +267,20 @@ class RootSearch:
             lines.remove(first)
             lines.insert(0, first)
         return lines
+
+    def static_values(self) -> dict[Move, int]:
+        """Each root move's value by the rules or the static evaluation (computed once)."""
+        if self._static_values is None:
+            state = self.state
+            self._static_values = {}
+            for root in self.roots:
+                state.play(root.move)
+                if state.is_terminal():
+                    self._static_values[root.move] = -terminal_value(state, 1)
+                else:
+                    self._static_values[root.move] = -clamped_evaluation(state)
+                state.undo()
+        return self._static_values
 
     # -- the table's line -------------------------------------------------------------------
 
