@@ -63,7 +63,8 @@ def line_score(score: int, bound: int, proven: bool) -> Score:
 
 
 def ranked(lines: list[Line]) -> list[Line]:
-    """Copies of `lines`, best first (exact scores before bounds of the same value)."""
+    """Sorts `lines` best first, in place (the next iteration searches them in that order;
+    exact scores before bounds of the same value), and returns copies of them."""
     lines.sort(key=lambda line: (line.score, line.bound == EXACT), reverse=True)
     return [line.copy() for line in lines]
 
