@@ -18,8 +18,8 @@ import pytest
 from packages import EXAMPLE_PLUGIN, add_to_path, pip_install
 
 from kibitz.engines import load_plugins
+from kibitz.server.config import ServerConfig
 from kibitz.server.embedded import BackgroundServer
-from kibitz.server.service import ServerConfig
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -28,7 +28,7 @@ PUBLIC_ONLY = {"server": {"kibitz.engines": kibitz.engines, "kibitz.games": kibi
 """Packages a layer may use only through their exported names."""
 EXCEPTIONS = {
     ("clients", "cli.py", "kibitz.server.app"),
-    ("clients", "cli.py", "kibitz.server.service"),
+    ("clients", "cli.py", "kibitz.server.config"),
 }
 """`kibitz serve` starts the server: the one place a client module imports it."""
 

@@ -71,7 +71,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
 
     from kibitz.server.app import serve
-    from kibitz.server.service import ServerConfig
+    from kibitz.server.config import ServerConfig
 
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Protocol
 
 from kibitz.engines.timeman import allocate
 from kibitz.engines.types import Info, Limits, Result
-from kibitz.games import Capability, Game
+from kibitz.games import Capability, Game, quoted
 
 
 class OptionError(ValueError):
@@ -38,17 +38,16 @@ class OptionSpec:
 
     def coerce(self, value: Any) -> Any:
         """Validate a value given as text or as a native value; returns the typed value."""
+        shown = f"option {self.name}: {quoted(str(value))}"
         if self.type == "spin":
             try:
                 number = int(value)
             except (TypeError, ValueError):
-                raise OptionError(f"option {self.name}: {value!r} is not an integer") from None
+                raise OptionError(f"{shown} is not an integer") from None
             if (self.min is not None and number < self.min) or (
                 self.max is not None and number > self.max
             ):
-                raise OptionError(
-                    f"option {self.name}: {number} is outside [{self.min}, {self.max}]"
-                )
+                raise OptionError(f"{shown} is outside [{self.min}, {self.max}]")
             return number
         if self.type == "check":
             if isinstance(value, bool):
@@ -58,12 +57,10 @@ class OptionSpec:
                 return True
             if text in ("false", "0", "no", "off"):
                 return False
-            raise OptionError(f"option {self.name}: {value!r} is not true/false")
+            raise OptionError(f"{shown} is not true/false")
         if self.type == "combo":
             if str(value) not in self.choices:
-                raise OptionError(
-                    f"option {self.name}: {value!r} is not one of {', '.join(self.choices)}"
-                )
+                raise OptionError(f"{shown} is not one of {', '.join(self.choices)}")
             return str(value)
         return str(value)
 
@@ -121,6 +118,9 @@ class SearchContext:
     """Time source in seconds; tests pass a fake one."""
     info_interval: float = 1.0
     """Seconds between periodic Info reports (besides one per completed depth)."""
+    started: float | None = None
+    """The `clock` reading the search's time counts from (the server passes the arrival of
+    the request, so that waiting and set-up count against the limits); None: now."""
 
 
 class Engine(ABC):
@@ -132,8 +132,19 @@ class Engine(ABC):
     requires: ClassVar[Requirements] = Requirements()
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
-        self.options: dict[str, Any] = {spec.name: spec.default for spec in self.option_specs}
+        self.options: dict[str, Any] = self.default_options()
         self.set_options(options or {})
+
+    @classmethod
+    def default_options(cls) -> dict[str, Any]:
+        """Every option with its default value."""
+        return {spec.name: spec.default for spec in cls.option_specs}
+
+    @classmethod
+    def memory_mb(cls, options: Mapping[str, Any]) -> int:
+        """Megabytes the engine's tables and trees may take with `options` (every option,
+        typed; defaults included). The server's memory budget counts it. 0 by default."""
+        return 0
 
     @classmethod
     def supports(cls, game_cls: type[Game]) -> bool:
@@ -156,7 +167,9 @@ class Engine(ABC):
             spec = specs.get(name.lower())
             if spec is None:
                 known = ", ".join(s.name for s in cls.option_specs) or "none"
-                raise OptionError(f"engine {cls.name} has no option {name!r} (options: {known})")
+                raise OptionError(
+                    f"engine {cls.name} has no option {quoted(name)} (options: {known})"
+                )
             typed[spec.name] = spec.coerce(value)
         return typed
 

@@ -25,7 +25,7 @@ class SearchDriver:
 
     def __init__(self, state: Game, limits: Limits, context: SearchContext) -> None:
         self.context = context
-        self.time = TimeManager(limits, state.to_move(), context.clock)
+        self.time = TimeManager(limits, state.to_move(), context.clock, context.started)
         self.node_limit = None if limits.infinite or limits.nodes is None else max(0, limits.nodes)
         """Nodes after which the search stops (None: no limit; ignored when infinite)."""
         self.last_info = 0.0

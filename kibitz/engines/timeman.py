@@ -37,9 +37,19 @@ def allocate(limits: Limits, side: int) -> Deadlines:
     movetime: both = movetime - margin. Clock: soft = time_left / moves_to_go + 0.75 *
     increment, hard = min(5 * soft, time_left / 2) - margin, neither beyond time_left -
     margin. With both, the tighter of each wins. Infinite or neither: no deadlines.
+    `max_time` caps the hard deadline in every case (and the soft one where there is one).
     """
+    soft, hard = _deadlines(limits, side)
+    cap = limits.max_time
+    if cap is not None:
+        hard = cap if hard is None else min(hard, cap)
+        soft = None if soft is None else min(soft, cap)
+    return Deadlines(soft, hard)
+
+
+def _deadlines(limits: Limits, side: int) -> tuple[float | None, float | None]:
     if limits.infinite:
-        return Deadlines(None, None)
+        return None, None
     soft: float | None = None
     hard: float | None = None
     if limits.movetime is not None:
@@ -57,7 +67,7 @@ def allocate(limits: Limits, side: int) -> Deadlines:
         c_soft = min(c_soft, c_hard)
         soft = c_soft if soft is None else min(soft, c_soft)
         hard = c_hard if hard is None else min(hard, c_hard)
-    return Deadlines(soft, hard)
+    return soft, hard
 
 
 class TimeManager:
@@ -65,9 +75,12 @@ class TimeManager:
 
     __slots__ = ("clock", "hard", "soft", "start")
 
-    def __init__(self, limits: Limits, side: int, clock: Callable[[], float]) -> None:
+    def __init__(
+        self, limits: Limits, side: int, clock: Callable[[], float], start: float | None = None
+    ) -> None:
+        """`start`: the clock reading the deadlines count from (default: now)."""
         self.clock = clock
-        self.start = clock()
+        self.start = clock() if start is None else start
         deadlines = allocate(limits, side)
         self.soft = deadlines.soft
         self.hard = deadlines.hard

@@ -30,6 +30,9 @@ class StopReason(StrEnum):
     """The position's value is proven; searching on would not change it."""
     GAME_OVER = "game_over"
     """The position is already terminal: there is nothing to search."""
+    TIME_CAP = "time_cap"
+    """The server's cap on searches without a time limit of their own (set by the server:
+    the engine itself stops with TIME at `Limits.max_time`)."""
 
 
 class ScoreKind(IntEnum):
@@ -113,6 +116,9 @@ class Limits:
     multipv: int = 1
     solve: bool = False
     """Prove the exact value: search to the end of the game with null-window probes."""
+    max_time: float | None = None
+    """A hard cap in seconds that holds whatever the other limits say, infinite included
+    (the server's cap on searches without a time limit)."""
 
 
 @dataclass(slots=True)

@@ -1,6 +1,6 @@
 """Game rules, one module per game, and the registry the server looks names up in."""
 
-from kibitz.games.base import CHANCE, Game, IllegalMoveError, Move, NotationError
+from kibitz.games.base import CHANCE, Game, IllegalMoveError, Move, NotationError, quoted
 from kibitz.games.capabilities import CAPABILITIES, Capability, capabilities_of
 from kibitz.games.connect4 import ConnectFour
 from kibitz.games.nim import MisereNim, Nim
@@ -24,4 +24,5 @@ __all__ = [
     "Move",
     "NotationError",
     "capabilities_of",
+    "quoted",
 ]

@@ -30,6 +30,18 @@ CHANCE = -1
 """`to_move()` at a chance node (games with dice)."""
 
 
+QUOTE_LIMIT = 80
+"""Characters of bad input an error message quotes at most."""
+
+
+def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """`text` quoted for an error message, cut after `limit` characters ("…"), so that a
+    megabyte of bad input never becomes a megabyte of error."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[:limit]) + f"… ({len(text)} characters)"
+
+
 class NotationError(ValueError):
     """A position or move string that cannot be read."""
 
@@ -160,7 +172,7 @@ class Game(ABC):
                 try:
                     self.play_text(entry)
                 except ValueError as exc:
-                    raise type(exc)(f"move {index} ({entry!r}): {exc}") from None
+                    raise type(exc)(f"move {index} ({quoted(entry)}): {exc}") from None
                 played += 1
         except ValueError:
             for _ in range(played):

@@ -11,7 +11,7 @@ import copy
 import re
 from typing import ClassVar
 
-from kibitz.games.base import Game, IllegalMoveError, Move, NotationError
+from kibitz.games.base import Game, IllegalMoveError, Move, NotationError, quoted
 from kibitz.games.capabilities import Evaluation, HashKey, MoveOrdering, SolverHooks, Symmetry
 
 WIDTH = 7
@@ -182,7 +182,7 @@ class ConnectFour(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Symmetry
             game.play_line(game.split_moves(text))
             return game
         raise NotationError(
-            f"{text!r} is neither a move sequence like '4453' "
+            f"{quoted(text)} is neither a move sequence like '4453' "
             "nor a board of 6 rows separated by '/'"
         )
 
@@ -195,7 +195,7 @@ class ConnectFour(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Symmetry
     def parse_move(self, text: str) -> Move:
         digit = text.strip()
         if len(digit) != 1 or digit not in "1234567":
-            raise NotationError(f"{text!r} is not a column: expected a digit 1-7")
+            raise NotationError(f"{quoted(text)} is not a column: expected a digit 1-7")
         col = int(digit) - 1
         if self.is_terminal():
             raise IllegalMoveError(f"the game is over: {self.terminal_reason()}")
@@ -405,7 +405,7 @@ def _read_rows(text: str) -> list[int]:
     for index, row_text in enumerate(rows, start=1):
         if len(row_text) != WIDTH:
             raise NotationError(
-                f"row {index} from the top ({row_text!r}) has {len(row_text)} cells, "
+                f"row {index} from the top ({quoted(row_text)}) has {len(row_text)} cells, "
                 f"expected {WIDTH}"
             )
         for col, char in enumerate(row_text):

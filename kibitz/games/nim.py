@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import ClassVar
 
-from kibitz.games.base import Game, IllegalMoveError, Move, NotationError
+from kibitz.games.base import Game, IllegalMoveError, Move, NotationError, quoted
 from kibitz.games.capabilities import Evaluation, HashKey, MoveOrdering
 
 MAX_HEAPS = 16
@@ -73,12 +73,12 @@ class Nim(Game, HashKey, Evaluation, MoveOrdering):
         text = re.sub(r"\s*,\s*", ",", text.strip()) or cls.default_position
         parts = text.split()
         if len(parts) > 2:
-            raise NotationError(f"unexpected text after the player: {' '.join(parts[2:])!r}")
+            raise NotationError(f"unexpected text after the player: {quoted(' '.join(parts[2:]))}")
         heaps = _parse_heaps(parts[0])
         side = 0
         if len(parts) == 2:
             if parts[1] not in ("1", "2"):
-                raise NotationError(f"player to move {parts[1]!r} must be 1 or 2")
+                raise NotationError(f"player to move {quoted(parts[1])} must be 1 or 2")
             side = int(parts[1]) - 1
         return cls(heaps, side)
 
@@ -89,7 +89,7 @@ class Nim(Game, HashKey, Evaluation, MoveOrdering):
     def parse_move(self, text: str) -> Move:
         match = _MOVE_RE.fullmatch(text)
         if match is None:
-            raise NotationError(f"{text!r} is not a move: expected H:N, e.g. 2:3")
+            raise NotationError(f"{quoted(text)} is not a move: expected H:N, e.g. 2:3")
         heap, count = int(match[1]), int(match[2])
         if self.is_terminal():
             raise IllegalMoveError(f"the game is over: {self.terminal_reason()}")
@@ -232,7 +232,7 @@ def _parse_heaps(text: str) -> list[int]:
     heaps = []
     for index, item in enumerate(items, start=1):
         if not _HEAP_RE.fullmatch(item):
-            raise NotationError(f"heap {index}: {item!r} is not a non-negative integer")
+            raise NotationError(f"heap {index}: {quoted(item)} is not a non-negative integer")
         size = int(item)
         if size > MAX_HEAP_SIZE:
             raise NotationError(f"heap {index}: {size} is more than {MAX_HEAP_SIZE} objects")

@@ -9,7 +9,7 @@ import copy
 import random
 from typing import ClassVar
 
-from kibitz.games.base import Game, IllegalMoveError, Move, NotationError
+from kibitz.games.base import Game, IllegalMoveError, Move, NotationError, quoted
 from kibitz.games.capabilities import Evaluation, HashKey, MoveOrdering
 
 _FULL = 0x1FF
@@ -79,7 +79,9 @@ class TicTacToe(Game, HashKey, Evaluation, MoveOrdering):
     def from_position(cls, text: str) -> TicTacToe:
         parts = (text.strip().lower() or cls.default_position).split()
         if len(parts) > 2:
-            raise NotationError(f"unexpected text after the side to move: {' '.join(parts[2:])!r}")
+            raise NotationError(
+                f"unexpected text after the side to move: {quoted(' '.join(parts[2:]))}"
+            )
         x_marks, o_marks = _parse_board(parts[0])
         nx, no = x_marks.bit_count(), o_marks.bit_count()
         if nx - no not in (0, 1):
@@ -90,7 +92,7 @@ class TicTacToe(Game, HashKey, Evaluation, MoveOrdering):
         expected = _MARKS[nx - no]
         if len(parts) == 2 and parts[1] != expected:
             if parts[1] not in _MARKS:
-                raise NotationError(f"side to move {parts[1]!r} is not x or o")
+                raise NotationError(f"side to move {quoted(parts[1])} is not x or o")
             raise NotationError(
                 f"side to move is {parts[1]} but with {nx} x and {no} o it is {expected}'s turn"
             )
@@ -106,7 +108,7 @@ class TicTacToe(Game, HashKey, Evaluation, MoveOrdering):
     def parse_move(self, text: str) -> Move:
         name = text.strip().lower()
         if len(name) != 2 or name[0] not in _FILES or name[1] not in "123":
-            raise NotationError(f"{text!r} is not a cell: expected a1..c3")
+            raise NotationError(f"{quoted(text)} is not a cell: expected a1..c3")
         cell = 3 * (int(name[1]) - 1) + _FILES.index(name[0])
         if self.is_terminal():
             raise IllegalMoveError(f"the game is over ({self.terminal_reason()})")
@@ -213,7 +215,7 @@ def _parse_board(board: str) -> tuple[int, int]:
         row = 2 - index
         if len(row_text) != 3:
             raise NotationError(
-                f"row {row + 1} ({row_text!r}) has {len(row_text)} cells, expected 3"
+                f"row {row + 1} ({quoted(row_text)}) has {len(row_text)} cells, expected 3"
             )
         for col, char in enumerate(row_text):
             cell = 3 * row + col

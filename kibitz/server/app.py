@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import signal
 from collections.abc import Callable
+from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from kibitz.engines import load_plugins
-from kibitz.server.service import EngineService, ServerConfig
+from kibitz.server.auth import TokenInterceptor, Tokens
+from kibitz.server.config import ServerConfig
+from kibitz.server.service import EngineService
 from kibitz.v1 import engine_pb2 as pb
 from kibitz.v1 import engine_pb2_grpc as pb_grpc
 
@@ -23,15 +27,23 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["EngineService"].full_name
 
 
 class Server:
-    """A started kibitz server; `port` is the bound port (useful with port 0)."""
+    """A started kibitz server; `port` is the bound port (useful with port 0).
+
+    Raises ValueError for unreadable TLS or token files.
+    """
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.service = EngineService(config)
+        tokens = Tokens.load(config.auth_tokens) if config.auth_tokens else None
+        self._credentials = _tls_credentials(config)
+        self.service = EngineService(config, tokens)
         self.health = health.aio.HealthServicer()
-        # no SO_REUSEPORT: a second server on a busy port must fail, not share it
-        self._grpc = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
-        self._expiry: asyncio.Task | None = None
+        self._grpc = grpc.aio.server(
+            interceptors=[TokenInterceptor(tokens)] if tokens else [],
+            # no SO_REUSEPORT: a second server on a busy port must fail, not share it
+            options=[("grpc.so_reuseport", 0)],
+        )
+        self._housekeeping: list[asyncio.Task] = []
         self.port = 0
 
     async def start(self) -> None:
@@ -44,7 +56,10 @@ class Server:
         )
         address = f"{self.config.host}:{self.config.port}"
         try:
-            self.port = self._grpc.add_insecure_port(address)
+            if self._credentials is None:
+                self.port = self._grpc.add_insecure_port(address)
+            else:
+                self.port = self._grpc.add_secure_port(address, self._credentials)
         except RuntimeError as exc:  # grpc reports a bad or busy address this way
             raise OSError(f"cannot listen on {address} (bad address, or port in use)") from exc
         if self.port == 0:
@@ -52,20 +67,63 @@ class Server:
         await self._grpc.start()
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
-        self._expiry = asyncio.create_task(self.service.sessions.expire_idle_forever())
+        self._housekeeping = await self.service.start()
 
     async def stop(self, grace: float = 5.0) -> None:
         """Graceful shutdown: refuse new calls, stop searches so their streams get a Result."""
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
         self.service.stop_all_searches()
-        if self._expiry is not None:
-            self._expiry.cancel()
+        for task in self._housekeeping:
+            task.cancel()
         await self._grpc.stop(grace)
         await self.service.close()
 
     async def wait(self) -> None:
         await self._grpc.wait_for_termination()
+
+
+def _tls_credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
+    """TLS credentials from the certificate and key files, if both are given."""
+    if not config.tls_cert and not config.tls_key:
+        return None
+    if not (config.tls_cert and config.tls_key):
+        raise ValueError("TLS needs both --tls-cert and --tls-key")
+    try:
+        chain = Path(config.tls_cert).read_bytes()
+        key = Path(config.tls_key).read_bytes()
+    except OSError as exc:
+        raise ValueError(f"cannot read {exc.filename}: {exc.strerror}") from None
+    return grpc.ssl_server_credentials([(key, chain)])
+
+
+def exposure_warning(config: ServerConfig) -> str:
+    """A warning when a server others can reach lacks TLS or tokens ("" otherwise)."""
+    if _is_loopback(config.host):
+        return ""
+    missing = [
+        what
+        for what, present in (
+            ("TLS (--tls-cert/--tls-key)", config.tls_cert),
+            ("tokens (--auth-tokens)", config.auth_tokens),
+        )
+        if not present
+    ]
+    if not missing:
+        return ""
+    return (
+        f"serving on {config.host} without {' or '.join(missing)}: whoever can reach this "
+        "address can use every session and read all traffic; see docs/production.md"
+    )
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 async def serve(
@@ -79,6 +137,9 @@ async def serve(
         loop.add_signal_handler(sig, stopping.set)
     server = Server(config)
     await server.start()
+    warning = exposure_warning(config)
+    if warning:
+        log.warning("%s", warning)
     log.info(
         "kibitz serving on %s:%d (max %d sessions, %d concurrent searches)",
         config.host,

@@ -18,7 +18,7 @@ from kibitz.engines import (
     StopReason,
     default_engine_for,
 )
-from kibitz.games import Game, capabilities_of
+from kibitz.games import Game, capabilities_of, quoted
 from kibitz.v1 import engine_pb2 as pb
 
 _KINDS = {
@@ -146,7 +146,7 @@ def limits_from_pb(limits: pb.Limits, state: Game) -> Limits:
         try:
             search_moves.append(state.parse_move(text))
         except ValueError as exc:
-            raise type(exc)(f"search_moves: {text!r}: {exc}") from None
+            raise type(exc)(f"search_moves: {quoted(text)}: {exc}") from None
     return Limits(
         depth=limits.depth if limits.HasField("depth") else None,
         nodes=limits.nodes if limits.HasField("nodes") else None,

@@ -11,7 +11,7 @@ from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 from kibitz.server.app import Server
-from kibitz.server.service import ServerConfig
+from kibitz.server.config import ServerConfig
 
 T = TypeVar("T")
 

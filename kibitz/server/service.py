@@ -5,17 +5,22 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import os
+import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from typing import Any
 
 import grpc
 
 from kibitz.engines import ENGINES, Engine, StopReason
 from kibitz.games import GAMES, Game
 from kibitz.server import convert
+from kibitz.server.auth import Tokens, identity
+from kibitz.server.budget import MemoryBudget
+from kibitz.server.config import ServerConfig
 from kibitz.server.errors import ServiceError
-from kibitz.server.sessions import SearchSlots, Session, SessionRegistry
+from kibitz.server.pool import WorkerPool
+from kibitz.server.queue import SearchQueue
+from kibitz.server.sessions import Session, SessionRegistry
 from kibitz.server.validation import (
     SearchJob,
     engine_for,
@@ -24,31 +29,11 @@ from kibitz.server.validation import (
     prepare_search,
     typed_options,
 )
-from kibitz.server.worker import Worker, WorkerCrashed, WorkerError
+from kibitz.server.worker import SearchOrder, Worker, WorkerCrashed, WorkerError
 from kibitz.v1 import engine_pb2 as pb
 from kibitz.v1 import engine_pb2_grpc as pb_grpc
 
 log = logging.getLogger("kibitz.server")
-
-
-@dataclass
-class ServerConfig:
-    """Tunable limits of one server (the `kibitz serve` flags)."""
-
-    host: str = "127.0.0.1"
-    port: int = 50051
-    max_sessions: int = 16
-    max_searches: int = field(default_factory=lambda: os.cpu_count() or 1)
-    idle_timeout: float = 600.0
-    """Seconds before an idle session is closed; 0 = never."""
-    info_interval: float = 1.0
-    """Seconds between periodic Info messages during a long iteration."""
-    default_move_time_ms: int = 1000
-    """Move time of a search that sets no limit at all."""
-    deadline_margin: float = 0.25
-    """Seconds past a search's time limit after which the server itself stops it."""
-    kill_grace: float = 2.0
-    """Seconds after that stop before a worker that has not answered is killed."""
 
 
 def _status(exc: Exception) -> tuple[grpc.StatusCode, str]:
@@ -95,13 +80,26 @@ class EngineService(pb_grpc.EngineServiceServicer):
     failures) and turned into gRPC statuses by the decorators above.
     """
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(self, config: ServerConfig, tokens: Tokens | None = None) -> None:
         self.config = config
-        self.sessions = SessionRegistry(config.max_sessions, config.idle_timeout)
-        self.slots = SearchSlots(config.max_searches)
-        self._spare_workers: dict[tuple[str, str], list[Worker]] = {}
-        self._analyzing: set[Worker] = set()
-        self._closing: set[asyncio.Task] = set()  # keeps close tasks alive until done
+        self.tokens = tokens
+        self.budget = MemoryBudget(config.max_memory_mb)
+        self.sessions = SessionRegistry(
+            config.max_sessions,
+            config.max_sessions_per_client,
+            config.idle_timeout,
+            self.budget,
+            private=tokens is not None,
+        )
+        self.queue = SearchQueue(config.max_searches, config.max_queued)
+        self.pool = WorkerPool(
+            config.spare_workers, config.spare_idle_timeout, config.heartbeat_timeout
+        )
+        self._analyses: dict[asyncio.Event, Worker | None] = {}
+        """Running and waiting analyses: their stop events and (once started) workers."""
+
+    def _caller(self, context: grpc.aio.ServicerContext) -> str:
+        return identity(context, self.tokens)
 
     # -- catalogue ------------------------------------------------------------------------
 
@@ -132,53 +130,71 @@ class EngineService(pb_grpc.EngineServiceServicer):
     # -- sessions -------------------------------------------------------------------------
 
     def _session_pb(self, session: Session) -> pb.Session:
-        effective = {spec.name: spec.default for spec in session.engine.option_specs}
-        effective.update(session.options)
         return pb.Session(
             id=session.id,
             game=session.game.name,
             engine=session.engine.name,
-            options={name: convert.option_text(value) for name, value in effective.items()},
+            options={name: convert.option_text(value) for name, value in session.options.items()},
             searching=session.searching,
             searches=session.searches,
             idle_timeout_seconds=self.config.idle_timeout,
+            owner=session.owner,
+            idle_seconds=max(0.0, time.monotonic() - session.last_used),
         )
+
+    async def _configured_worker(self, setup: tuple[str, str, dict[str, Any]]) -> Worker:
+        worker = await self.pool.take()
+        try:
+            await worker.request("configure", *setup)
+        except BaseException:
+            await worker.close()
+            raise
+        return worker
 
     @_handles_errors
     async def CreateSession(self, request: pb.CreateSessionRequest, context) -> pb.Session:
         game = game_named(request.game)
         engine = engine_for(request.engine, game)
-        options = typed_options(engine, request.options)
-        session = await self.sessions.open(game, engine, options)
-        log.info("session %s opened: %s with %s", session.id, game.name, engine.name)
+        options = {**engine.default_options(), **typed_options(engine, request.options)}
+        owner = self._caller(context)
+        session = await self.sessions.open(game, engine, options, owner, self._configured_worker)
+        log.info("session opened for %s: %s with %s", owner, game.name, engine.name)
+        log.debug("session %s opened", session.id)
         return self._session_pb(session)
 
     @_handles_errors
     async def GetSession(self, request: pb.GetSessionRequest, context) -> pb.Session:
-        return self._session_pb(self.sessions.get(request.session_id))
+        return self._session_pb(self.sessions.get(request.session_id, self._caller(context)))
 
-    def _idle_session(self, session_id: str, action: str) -> Session:
-        session = self.sessions.get(session_id)
+    @_handles_errors
+    async def ListSessions(self, request, context) -> pb.ListSessionsResponse:
+        owned = self.sessions.owned_by(self._caller(context))
+        return pb.ListSessionsResponse(sessions=[self._session_pb(s) for s in owned])
+
+    def _idle_session(self, session_id: str, context, action: str) -> Session:
+        session = self.sessions.get(session_id, self._caller(context))
         if session.searching:
             raise ServiceError(
                 grpc.StatusCode.FAILED_PRECONDITION,
-                f"session {session_id} is searching; {action} after the search ends (or Stop it)",
+                f"the session is searching; {action} after the search ends (or Stop it)",
             )
         return session
 
     @_handles_errors
     async def SetOptions(self, request: pb.SetOptionsRequest, context) -> pb.Session:
-        session = self._idle_session(request.session_id, "change options")
-        options = typed_options(session.engine, request.options)
+        session = self._idle_session(request.session_id, context, "change options")
+        changes = typed_options(session.engine, request.options)
+        options = {**session.options, **changes}
+        self.sessions.recharge(session, options)
         async with session.lock:
             worker = await session.live_worker()
-            await worker.request("set_options", options)
-        session.options.update(options)
+            await worker.request("set_options", changes)
+        session.options = options
         return self._session_pb(session)
 
     @_handles_errors
     async def NewGame(self, request: pb.NewGameRequest, context) -> pb.Session:
-        session = self._idle_session(request.session_id, "start a new game")
+        session = self._idle_session(request.session_id, context, "start a new game")
         async with session.lock:
             worker = await session.live_worker()
             await worker.request("new_game")
@@ -186,8 +202,9 @@ class EngineService(pb_grpc.EngineServiceServicer):
 
     @_handles_errors
     async def CloseSession(self, request: pb.CloseSessionRequest, context):
-        await self.sessions.close(request.session_id)
-        log.info("session %s closed", request.session_id)
+        session = self.sessions.get(request.session_id, self._caller(context))
+        await self.sessions.close(session)
+        log.debug("session %s closed", session.id)
         return pb.CloseSessionResponse()
 
     # -- searching ------------------------------------------------------------------------
@@ -202,99 +219,108 @@ class EngineService(pb_grpc.EngineServiceServicer):
             request.moves,
             request.limits,
             self.config.default_move_time_ms,
+            self.config.max_search_time,
+        )
+
+    def _order(self, job: SearchJob, started: float, setup=None) -> SearchOrder:
+        return SearchOrder(
+            job.position,
+            job.moves,
+            job.limits.SerializeToString(),
+            self.config.info_interval,
+            started,
+            self.config.max_search_time,
+            setup,
         )
 
     @_streams_errors
     async def Search(self, request: pb.SearchRequest, context) -> AsyncIterator[pb.SearchResponse]:
-        session = self._idle_session(request.session_id, "start another search")
+        started = asyncio.get_running_loop().time()
+        session = self._idle_session(request.session_id, context, "start another search")
         job = self._job(session.game, session.engine, request)
-        async with self.slots.take():
-            session.searching = True
-            session.stop_requested = False
-            try:
+        session.searching = True
+        session.stop_requested.clear()
+        try:
+            async with self.queue.slot(request.priority, session.stop_requested) as waited:
+                if waited:
+                    yield _queued_info(waited)
                 async with session.lock:
                     if session.closed:
-                        raise ServiceError(
-                            grpc.StatusCode.NOT_FOUND, f"session {session.id} was closed"
-                        )
+                        raise ServiceError(grpc.StatusCode.NOT_FOUND, "the session was closed")
                     worker = await session.live_worker()
+                    order = self._order(job, started)
                     async for response in self._supervise(
-                        worker, job, lambda: session.stop_requested
+                        worker, job, order, waited, session.stop_requested
                     ):
                         yield response
-                session.searches += 1
-            finally:
-                session.searching = False
-                session.touch()
+            session.searches += 1
+        finally:
+            session.searching = False
+            session.touch()
 
     @_handles_errors
     async def Stop(self, request: pb.StopRequest, context) -> pb.StopResponse:
-        session = self.sessions.get(request.session_id)
+        session = self.sessions.get(request.session_id, self._caller(context))
         return pb.StopResponse(was_searching=session.request_stop())
 
     @_streams_errors
     async def Analyze(
         self, request: pb.AnalyzeRequest, context
     ) -> AsyncIterator[pb.SearchResponse]:
+        started = asyncio.get_running_loop().time()
         game = game_named(request.game)
         engine = engine_for(request.engine, game)
-        options = typed_options(engine, request.options)
+        options = {**engine.default_options(), **typed_options(engine, request.options)}
         job = self._job(game, engine, request)
-        async with self.slots.take():
-            worker = await self._spare_worker(game.name, engine.name)
-            self._analyzing.add(worker)
-            try:
-                await worker.request("set_options", options)
-                async for response in self._supervise(worker, job):
-                    yield response
-            finally:
-                self._analyzing.discard(worker)
-                self._return_spare(game.name, engine.name, worker)
-
-    async def _spare_worker(self, game: str, engine: str) -> Worker:
-        """An idle worker configured for (game, engine) with a fresh engine state."""
-        spares = self._spare_workers.setdefault((game, engine), [])
-        while spares:
-            worker = spares.pop()
-            if worker.alive:
-                await worker.request("configure", game, engine, {})
-                return worker
-        return await Worker.start(game, engine, {})
-
-    def _return_spare(self, game: str, engine: str, worker: Worker) -> None:
-        spares = self._spare_workers.setdefault((game, engine), [])
-        if worker.alive and len(spares) < self.config.max_searches:
-            spares.append(worker)
-        else:
-            task = asyncio.get_running_loop().create_task(worker.close())
-            self._closing.add(task)
-            task.add_done_callback(self._closing.discard)
+        memory = MemoryBudget.need_mb(engine, options)
+        self.budget.reserve(memory, f"a {game.name} analysis with {engine.name}")
+        stop = asyncio.Event()
+        self._analyses[stop] = None
+        try:
+            async with self.queue.slot(request.priority, stop) as waited:
+                if waited:
+                    yield _queued_info(waited)
+                worker = self._analyses[stop] = await self.pool.take()
+                if stop.is_set():
+                    worker.stop()
+                order = self._order(job, started, (game.name, engine.name, options))
+                try:
+                    async for response in self._supervise(worker, job, order, waited, stop):
+                        yield response
+                finally:
+                    self.pool.give_back(worker)
+        finally:
+            del self._analyses[stop]
+            self.budget.release(memory)
 
     async def _supervise(
-        self, worker: Worker, job: SearchJob, stop_requested: Callable[[], bool] = lambda: False
+        self,
+        worker: Worker,
+        job: SearchJob,
+        order: SearchOrder,
+        waited: float,
+        stop: asyncio.Event,
     ) -> AsyncIterator[pb.SearchResponse]:
         """Stream one search from a worker, enforcing its deadline as a backstop."""
         loop = asyncio.get_running_loop()
         timers = []
         if job.deadline is not None:
-            stop_at = loop.time() + job.deadline + self.config.deadline_margin
+            stop_at = order.started + job.deadline + self.config.deadline_margin
             timers.append(loop.call_at(stop_at, worker.stop))
             timers.append(loop.call_at(stop_at + self.config.kill_grace, worker.kill))
         try:
-            await worker.start_search(
-                job.position, job.moves, job.limits, self.config.info_interval
-            )
-            if stop_requested():  # a Stop that came while the worker was being readied
+            await worker.start_search(order)
+            if stop.is_set():  # a Stop that came while the search was being set up
                 worker.stop()
             async for message in worker.results():
                 if isinstance(message, pb.Info):
                     yield pb.SearchResponse(info=message)
                 else:
-                    yield pb.SearchResponse(result=message)
+                    yield pb.SearchResponse(result=_finished(message, job, waited))
         except WorkerCrashed as exc:
-            if job.deadline is not None and loop.time() >= timers[-1].when():
+            if timers and loop.time() >= timers[-1].when():
                 log.warning("worker ignored its deadline and was killed; answering best so far")
-                yield pb.SearchResponse(result=_provisional_answer(worker))
+                yield pb.SearchResponse(result=_finished(_provisional_answer(worker), job, waited))
                 return
             raise ServiceError(
                 grpc.StatusCode.INTERNAL,
@@ -307,17 +333,40 @@ class EngineService(pb_grpc.EngineServiceServicer):
             for timer in timers:
                 timer.cancel()
 
+    # -- the server's life ----------------------------------------------------------------
+
+    async def start(self) -> list[asyncio.Task]:
+        """Start spare workers and the housekeeping tasks (cancel them to stop)."""
+        self.pool.replenish()
+        return [
+            asyncio.create_task(self.sessions.expire_idle_forever()),
+            asyncio.create_task(self.pool.reap_forever()),
+        ]
+
     def stop_all_searches(self) -> None:
         self.sessions.stop_all_searches()
-        for worker in self._analyzing:
-            worker.stop()
+        for stop, worker in self._analyses.items():
+            stop.set()
+            if worker is not None:
+                worker.stop()
 
     async def close(self) -> None:
         await self.sessions.close_all()
-        for spares in self._spare_workers.values():
-            for worker in spares:
-                await worker.close()
-        self._spare_workers.clear()
+        await self.pool.close()
+
+
+def _queued_info(waited: float) -> pb.SearchResponse:
+    """The Info that opens the stream of a search that waited for a slot."""
+    return pb.SearchResponse(info=pb.Info(queued_ms=max(1, round(waited * 1000))))
+
+
+def _finished(result: pb.Result, job: SearchJob, waited: float) -> pb.Result:
+    """The worker's Result with what the server adds: the time queued, and TIME_CAP for a
+    search without a time limit of its own that the server's cap ended."""
+    result.stats["queued_ms"] = round(waited * 1000, 3)
+    if result.stopped_by == pb.Result.TIME and not job.timed:
+        result.MergeFrom(pb.Result(**convert.stop_fields(StopReason.TIME_CAP)))
+    return result
 
 
 def _provisional_answer(worker: Worker) -> pb.Result:

@@ -1,24 +1,28 @@
-"""Sessions (engine + game + worker process), their registry and the search-slot budget."""
+"""Sessions (engine + game + worker process) and their registry: owners, quotas, memory,
+idle expiry."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
 
 from kibitz.engines import Engine
-from kibitz.games import Game
+from kibitz.games import Game, quoted
+from kibitz.server.budget import MemoryBudget
 from kibitz.server.errors import ServiceError
 from kibitz.server.worker import Worker
 
 log = logging.getLogger("kibitz.server")
+
+WorkerFactory = Callable[[tuple[str, str, dict[str, Any]]], Awaitable[Worker]]
+"""Gives a worker configured with (game, engine, options)."""
 
 
 @dataclass
@@ -29,10 +33,16 @@ class Session:
     game: type[Game]
     engine: type[Engine]
     options: dict[str, Any]
+    """Every option's typed value, defaults included."""
+    owner: str
+    """The caller identity that created it (`auth.identity`)."""
+    memory_mb: int
+    """What it holds of the memory budget."""
+    start_worker: WorkerFactory
     worker: Worker | None = None
     searching: bool = False
-    stop_requested: bool = False
-    """Set by Stop; a search that starts after it (e.g. behind a worker restart) stops at once."""
+    stop_requested: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set by Stop; a search waiting for a slot or a worker then stops at once."""
     closed: bool = False
     searches: int = 0
     last_used: float = field(default_factory=time.monotonic)
@@ -46,7 +56,7 @@ class Session:
         """Stop the running search (or the one about to start); True if one was running."""
         if not self.searching:
             return False
-        self.stop_requested = True
+        self.stop_requested.set()
         if self.worker is not None:
             self.worker.stop()
         return True
@@ -54,7 +64,9 @@ class Session:
     async def live_worker(self) -> Worker:
         """The session's worker, restarted (with a fresh engine) if it died."""
         if self.worker is None or not self.worker.alive:
-            self.worker = await Worker.start(self.game.name, self.engine.name, self.options)
+            if self.worker is not None:
+                await self.worker.close()
+            self.worker = await self.start_worker((self.game.name, self.engine.name, self.options))
         return self.worker
 
     async def close(self) -> None:
@@ -64,56 +76,105 @@ class Session:
 
 
 class SessionRegistry:
-    """All open sessions, bounded in number, with idle expiry."""
+    """All open sessions: bounded in number overall and per owner, charged to the memory
+    budget, visible only to their owner when `private`, closed when idle too long."""
 
-    def __init__(self, max_sessions: int, idle_timeout: float) -> None:
+    def __init__(
+        self,
+        max_sessions: int,
+        max_per_owner: int,
+        idle_timeout: float,
+        budget: MemoryBudget,
+        private: bool,
+    ) -> None:
         self.max_sessions = max_sessions
+        self.max_per_owner = max_per_owner
         self.idle_timeout = idle_timeout
+        self.budget = budget
+        self.private = private
+        """Whether only a session's owner may see it (the server requires tokens)."""
         self._sessions: dict[str, Session] = {}
-        self._opening = 0  # sessions being created (counted against the bound)
+        self._opening: list[str] = []  # owners of sessions being created (counted too)
 
     def __len__(self) -> int:
         return len(self._sessions)
 
-    def get(self, session_id: str) -> Session:
+    def get(self, session_id: str, caller: str | None) -> Session:
+        """The session with that id, if `caller` may see it (None: the server itself)."""
         session = self._sessions.get(session_id)
-        if session is None:
+        if session is None or (self.private and caller is not None and session.owner != caller):
             raise ServiceError(
                 grpc.StatusCode.NOT_FOUND,
-                f"no session {session_id!r} (closed, expired, or never created)",
+                f"no session {quoted(session_id)} (closed, expired, or never created)",
             )
         session.touch()
         return session
 
+    def owned_by(self, owner: str) -> list[Session]:
+        """The owner's sessions, oldest first."""
+        return [session for session in self._sessions.values() if session.owner == owner]
+
     async def open(
-        self, game: type[Game], engine: type[Engine], options: dict[str, Any]
+        self,
+        game: type[Game],
+        engine: type[Engine],
+        options: dict[str, Any],
+        owner: str,
+        start_worker: WorkerFactory,
     ) -> Session:
-        if len(self._sessions) + self._opening >= self.max_sessions:
+        """A new session with a started worker; RESOURCE_EXHAUSTED when a limit is hit."""
+        if len(self._sessions) + len(self._opening) >= self.max_sessions:
             raise ServiceError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 f"the server holds its maximum of {self.max_sessions} sessions; close one "
-                "(CloseSession) or start the server with a larger --max-sessions",
+                "(CloseSession, `kibitz sessions close`) or start the server with a larger "
+                "--max-sessions",
             )
-        self._opening += 1
+        held = len(self.owned_by(owner)) + self._opening.count(owner)
+        if held >= self.max_per_owner:
+            raise ServiceError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"you hold {held} sessions, the most one client may (--max-sessions-per-client "
+                f"{self.max_per_owner}); close one (`kibitz sessions close`)",
+            )
+        memory = MemoryBudget.need_mb(engine, options)
+        self.budget.reserve(memory, f"a {game.name} session with {engine.name}")
+        self._opening.append(owner)
         try:
-            session = Session(uuid.uuid4().hex, game, engine, options)
+            session = Session(uuid.uuid4().hex, game, engine, options, owner, memory, start_worker)
             await session.live_worker()
+        except BaseException:
+            self.budget.release(memory)
+            raise
         finally:
-            self._opening -= 1
+            self._opening.remove(owner)
         self._sessions[session.id] = session
         return session
 
-    async def close(self, session_id: str) -> None:
-        session = self.get(session_id)
-        del self._sessions[session_id]
+    def recharge(self, session: Session, options: dict[str, Any]) -> None:
+        """Charge the budget for `options` (all of them) instead of the session's current
+        ones; RESOURCE_EXHAUSTED (and nothing changed) when they do not fit."""
+        memory = MemoryBudget.need_mb(session.engine, options)
+        self.budget.release(session.memory_mb)
+        try:
+            self.budget.reserve(memory, f"the {session.game.name} session with these options")
+        except ServiceError:
+            self.budget.reserve(session.memory_mb, "the session's current options")
+            raise
+        session.memory_mb = memory
+
+    async def close(self, session: Session) -> None:
+        if self._sessions.pop(session.id, None) is None:
+            return
+        self.budget.release(session.memory_mb)
         session.closed = True
         session.request_stop()
         async with session.lock:
             await session.close()
 
     async def close_all(self) -> None:
-        for session_id in list(self._sessions):
-            await self.close(session_id)
+        for session in list(self._sessions.values()):
+            await self.close(session)
 
     def stop_all_searches(self) -> None:
         for session in self._sessions.values():
@@ -129,33 +190,12 @@ class SessionRegistry:
             for session in list(self._sessions.values()):
                 if not session.searching and session.last_used < deadline:
                     try:
-                        await self.close(session.id)
+                        await self.close(session)
                         log.info(
-                            "session %s expired after %.0f s idle", session.id, self.idle_timeout
+                            "a %s session of %s expired after %.0f s idle",
+                            session.game.name,
+                            session.owner,
+                            self.idle_timeout,
                         )
-                    except ServiceError:
-                        pass  # closed meanwhile
                     except Exception:  # keep expiring the others
-                        log.exception("closing idle session %s failed", session.id)
-
-
-class SearchSlots:
-    """At most `limit` searches at once; the next one is refused, not queued."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.running = 0
-
-    @contextlib.asynccontextmanager
-    async def take(self) -> AsyncIterator[None]:
-        if self.running >= self.limit:
-            raise ServiceError(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"the server is running its maximum of {self.limit} concurrent searches; "
-                "retry when one ends (or raise --max-searches)",
-            )
-        self.running += 1
-        try:
-            yield
-        finally:
-            self.running -= 1
+                        log.exception("closing an idle session failed")

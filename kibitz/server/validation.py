@@ -9,7 +9,7 @@ from typing import Any
 import grpc
 
 from kibitz.engines import ENGINES, MAX_PLY, Engine, OptionError, default_engine_for
-from kibitz.games import GAMES, Game
+from kibitz.games import GAMES, Game, quoted
 from kibitz.server import convert
 from kibitz.server.errors import ServiceError, invalid
 from kibitz.v1 import engine_pb2 as pb
@@ -25,7 +25,7 @@ def game_named(name: str) -> type[Game]:
     if game is None:
         raise ServiceError(
             grpc.StatusCode.NOT_FOUND,
-            f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}",
+            f"unknown game {quoted(name)}; known games: {', '.join(sorted(GAMES))}",
         )
     return game
 
@@ -41,7 +41,7 @@ def engine_for(name: str, game: type[Game]) -> type[Engine]:
     if engine is None:
         raise ServiceError(
             grpc.StatusCode.NOT_FOUND,
-            f"unknown engine {name!r}; known engines: {', '.join(sorted(ENGINES))}",
+            f"unknown engine {quoted(name)}; known engines: {', '.join(sorted(ENGINES))}",
         )
     unmet = engine.requires.unmet(game)
     if unmet:
@@ -57,11 +57,6 @@ def typed_options(engine: type[Engine], options: Mapping[str, str]) -> dict[str,
         raise invalid(str(exc)) from None
 
 
-def _clip(text: str, limit: int = 80) -> str:
-    """`text` quoted for an error message, shortened if long."""
-    return repr(text if len(text) <= limit else text[:limit] + "...")
-
-
 @dataclass
 class SearchJob:
     """A validated search: what the worker gets, plus what the server needs to supervise it."""
@@ -70,7 +65,10 @@ class SearchJob:
     moves: list[str]
     limits: pb.Limits
     deadline: float | None
-    """Seconds after the start by which the search must end (None: no time limit)."""
+    """Seconds after the request by which the engine ends the search (None: no search, the
+    game is over)."""
+    timed: bool
+    """Whether the limits set a time of their own (else the server's cap is the deadline)."""
 
 
 def parse_position(game: type[Game], position: str, moves: Iterable[str]) -> tuple[Game, list[str]]:
@@ -78,7 +76,7 @@ def parse_position(game: type[Game], position: str, moves: Iterable[str]) -> tup
     try:
         state = game.from_position(position)
     except ValueError as exc:
-        raise invalid(f"position {_clip(position)}: {exc}") from None
+        raise invalid(f"position {quoted(position)}: {exc}") from None
     expanded = [move for entry in moves for move in state.split_moves(entry)]
     try:
         state.play_line(expanded)
@@ -94,10 +92,19 @@ def prepare_search(
     moves: Iterable[str],
     limits: pb.Limits,
     default_move_time_ms: int,
+    time_cap: float,
 ) -> SearchJob:
     state, expanded = parse_position(game, position, moves)
     limits = _checked_limits(limits, state, default_move_time_ms)
-    return SearchJob(position, expanded, limits, _deadline(engine, limits, state))
+    timed = not limits.infinite and bool(
+        limits.HasField("move_time_ms") or limits.clock.time_left_ms
+    )
+    deadline = None
+    if not state.is_terminal():
+        engine_limits = convert.limits_from_pb(limits, state)
+        engine_limits.max_time = time_cap
+        deadline = engine.deadline(engine_limits, state.to_move())
+    return SearchJob(position, expanded, limits, deadline, timed)
 
 
 def _checked_limits(limits: pb.Limits, state: Game, default_move_time_ms: int) -> pb.Limits:
@@ -115,6 +122,8 @@ def _checked_limits(limits: pb.Limits, state: Game, default_move_time_ms: int) -
     if checked.multipv > MAX_MULTIPV:
         raise invalid(f"limits.multipv must be at most {MAX_MULTIPV}, not {checked.multipv}")
     _check_clock(checked.clock, state)
+    if state.is_terminal() and checked.search_moves:
+        raise invalid(f"limits.search_moves: the game is over ({state.terminal_reason()})")
     if not state.is_terminal():
         try:
             convert.limits_from_pb(checked, state)  # parses search_moves
@@ -149,10 +158,3 @@ def _check_clock(clock: pb.Clock, state: Game) -> None:
     mover = state.to_move()
     if mover >= 0 and clock.time_left_ms[mover] == 0:
         raise invalid(f"limits.clock: player {mover + 1} (to move) has no time left")
-
-
-def _deadline(engine: type[Engine], limits: pb.Limits, state: Game) -> float | None:
-    """The engine's own deadline (the server stops the search shortly after it)."""
-    if state.is_terminal():
-        return None
-    return engine.deadline(convert.limits_from_pb(limits, state), state.to_move())

@@ -6,17 +6,18 @@ One worker holds one engine instance and its state (tables, trees) between searc
 parent talks to it over a pipe with pickled tuples:
 
     parent -> worker   ("configure", game, engine, options) | ("set_options", options)
-                       | ("new_game",) | ("search", position, moves, limits_bytes, interval)
-                       | ("exit",)
+                       | ("new_game",) | ("search", SearchOrder) | ("exit",)
     worker -> parent   ("ok", payload) | ("error", message)
                        | ("info", pb.Info bytes, provisional pb.Result bytes)*
                          then ("result", pb.Result bytes)
+                       | ("alive",) every `heartbeat / 5` seconds, from a thread of its own
 
 The provisional Result of an Info is what the engine would answer if stopped then (from
-`Info.root_moves`; empty bytes for Infos without root moves); the server keeps the latest
-and answers with it if it has to kill the worker.
-
-A search is stopped through a shared event that the engine polls every few hundred nodes.
+`Info.root_moves`, the best PROVISIONAL_ROOT_MOVES of them; empty bytes for Infos without
+root moves); the server keeps the latest and answers with it if it has to kill the worker.
+A worker that stays silent (no heartbeat) for `heartbeat` seconds is frozen or wedged and
+is killed, searching or not. A search is stopped through a shared event that the engine
+polls every few hundred nodes.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ import asyncio
 import contextlib
 import multiprocessing
 import signal
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -36,6 +39,28 @@ from kibitz.v1 import engine_pb2 as pb
 
 _context = multiprocessing.get_context("forkserver")
 _context.set_forkserver_preload(["kibitz.server.preload"])
+
+PROVISIONAL_ROOT_MOVES = 64
+"""Root moves a provisional answer lists at most (formatting thousands on every Info, as
+in Nim with 16 heaps of 1000, would cost more than the search)."""
+
+
+@dataclass(frozen=True)
+class SearchOrder:
+    """One search, as the worker gets it."""
+
+    position: str
+    moves: list[str]
+    limits: bytes
+    """A serialized pb.Limits, checked by the server."""
+    info_interval: float
+    started: float
+    """The `time.monotonic()` reading the limits count from: the request's arrival."""
+    time_cap: float | None
+    """The server's cap for searches without a time limit (`Limits.max_time`)."""
+    setup: tuple[str, str, dict[str, Any]] | None = None
+    """(game, engine, typed options) of a transient engine for this search alone (Analyze);
+    None: the worker's configured engine (a session's)."""
 
 
 class WorkerCrashed(RuntimeError):
@@ -49,9 +74,22 @@ class WorkerError(RuntimeError):
 # ---------------------------------------------------------------------------- worker side
 
 
-def _worker_main(conn: Connection, stop_event: Any) -> None:
+def _worker_main(conn: Connection, stop_event: Any, heartbeat: float) -> None:
     """Serve requests from the parent until it says exit or goes away."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when workers stop
+    lock = threading.Lock()
+
+    def send(message: tuple) -> None:
+        with lock:
+            conn.send(message)
+
+    def beat() -> None:
+        with contextlib.suppress(OSError, ValueError):  # the pipe closed: we are ending
+            while True:
+                threading.Event().wait(heartbeat / 5)
+                send(("alive",))
+
+    threading.Thread(target=beat, daemon=True).start()
     engine: Engine | None = None
     game_cls: type[Game] | None = None
     while True:
@@ -64,58 +102,61 @@ def _worker_main(conn: Connection, stop_event: Any) -> None:
                 game_name, engine_name, options = args
                 game_cls = GAMES[game_name]
                 engine = ENGINES[engine_name](options)
-                conn.send(("ok", None))
+                send(("ok", None))
             elif op == "set_options":
                 engine.set_options(args[0])
-                conn.send(("ok", None))
+                send(("ok", None))
             elif op == "new_game":
                 engine.new_game()
-                conn.send(("ok", None))
+                send(("ok", None))
             elif op == "search":
-                _run_search(conn, engine, game_cls, *args, stop_event=stop_event)
+                order: SearchOrder = args[0]
+                if order.setup is None:
+                    _run_search(send, engine, game_cls, order, stop_event)
+                else:
+                    game_name, engine_name, options = order.setup
+                    transient = ENGINES[engine_name](options)
+                    _run_search(send, transient, GAMES[game_name], order, stop_event)
             elif op == "exit":
                 return
             else:
-                conn.send(("error", f"unknown request {op!r}"))
+                send(("error", f"unknown request {op!r}"))
         except Exception as exc:  # report, keep serving: one bad request must not kill us
-            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+            send(("error", f"{type(exc).__name__}: {exc}"))
 
 
 def _run_search(
-    conn: Connection,
+    send: Callable[[tuple], None],
     engine: Engine,
     game_cls: type[Game],
-    position: str,
-    moves: list[str],
-    limits_bytes: bytes,
-    info_interval: float,
-    *,
+    order: SearchOrder,
     stop_event: Any,
 ) -> None:
-    state = game_cls.from_position(position)
-    state.play_line(moves)
+    state = game_cls.from_position(order.position)
+    state.play_line(order.moves)
     if state.is_terminal():
-        conn.send(("result", convert.game_over_result(state).SerializeToString()))
+        send(("result", convert.game_over_result(state).SerializeToString()))
         return
     root = state.clone()  # untouched, to format moves while the engine walks `state`
-    wire_limits = pb.Limits.FromString(limits_bytes)
+    wire_limits = pb.Limits.FromString(order.limits)
     limits = convert.limits_from_pb(wire_limits, root)
+    limits.max_time = order.time_cap
 
     def report(info: Info) -> None:
-        roots = [convert.root_move_to_pb(move, root) for move in info.root_moves]
-        message = convert.info_to_pb(info, root, roots if wire_limits.report_root_moves else ())
-        provisional = convert.provisional_result(info, roots) if roots else None
-        conn.send(
-            (
-                "info",
-                message.SerializeToString(),
-                provisional.SerializeToString() if provisional is not None else b"",
-            )
-        )
+        wanted = info.root_moves if wire_limits.report_root_moves else ()
+        roots = [convert.root_move_to_pb(move, root) for move in wanted]
+        message = convert.info_to_pb(info, root, roots)
+        best = roots[:PROVISIONAL_ROOT_MOVES] or [
+            convert.root_move_to_pb(move, root) for move in info.root_moves[:PROVISIONAL_ROOT_MOVES]
+        ]
+        provisional = convert.provisional_result(info, best).SerializeToString() if best else b""
+        send(("info", message.SerializeToString(), provisional))
 
-    context = SearchContext(report=report, stop=stop_event, info_interval=info_interval)
+    context = SearchContext(
+        report=report, stop=stop_event, info_interval=order.info_interval, started=order.started
+    )
     result = engine.search(state, limits, context)
-    conn.send(("result", convert.result_to_pb(result, root).SerializeToString()))
+    send(("result", convert.result_to_pb(result, root).SerializeToString()))
 
 
 # ---------------------------------------------------------------------------- server side
@@ -124,17 +165,21 @@ _DEAD = ("dead", None)
 
 
 class Worker:
-    """The server's handle on one worker process; one request at a time."""
+    """The server's handle on one worker process; one request at a time.
 
-    def __init__(self) -> None:
+    A watchdog kills the process when it stays silent (no heartbeat) for `heartbeat`
+    seconds: a frozen or wedged worker then fails its caller with WorkerCrashed.
+    """
+
+    def __init__(self, heartbeat: float) -> None:
         self._conn, child_conn = _context.Pipe()
         self._stop_event = _context.Event()
         self.process = _context.Process(
-            target=_worker_main, args=(child_conn, self._stop_event), daemon=True
+            target=_worker_main, args=(child_conn, self._stop_event, heartbeat), daemon=True
         )
         self.process.start()
         child_conn.close()
-        self._queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self._loop = asyncio.get_running_loop()
         self._loop.add_reader(self._conn.fileno(), self._on_readable)
         self.alive = True
@@ -142,16 +187,23 @@ class Worker:
         self.provisional = b""
         """The running search's provisional answer (a serialized pb.Result) from its last
         Info that had one; empty before the first."""
+        self.last_heard = self._loop.time()
+        self.idle_since = self._loop.time()
+        """When the worker last finished a request (for reaping idle spares)."""
+        self._watchdog = self._loop.create_task(self._watch(heartbeat))
 
     @classmethod
-    async def start(cls, game: str, engine: str, options: dict[str, Any]) -> Worker:
-        """A new worker with a configured engine."""
-        worker = cls()
-        try:
-            await worker.request("configure", game, engine, options)
-        except BaseException:
-            await worker.close()
-            raise
+    async def start(
+        cls, heartbeat: float, setup: tuple[str, str, dict[str, Any]] | None = None
+    ) -> Worker:
+        """A new worker; with `setup` = (game, engine, options), a configured engine."""
+        worker = cls(heartbeat)
+        if setup is not None:
+            try:
+                await worker.request("configure", *setup)
+            except BaseException:
+                await worker.close()
+                raise
         return worker
 
     @property
@@ -161,9 +213,20 @@ class Worker:
     def _on_readable(self) -> None:
         try:
             while self._conn.poll():
-                self._queue.put_nowait(self._conn.recv())
+                message = self._conn.recv()
+                self.last_heard = self._loop.time()
+                if message[0] != "alive":
+                    self._queue.put_nowait(message)
         except (EOFError, OSError):
             self._mark_dead()
+
+    async def _watch(self, heartbeat: float) -> None:
+        """Kill the process once it has been silent for `heartbeat` seconds."""
+        while self.alive:
+            await asyncio.sleep(heartbeat / 4)
+            if self.alive and self._loop.time() - self.last_heard > heartbeat:
+                self.kill()
+                self._mark_dead()
 
     def _mark_dead(self) -> None:
         if self.alive:
@@ -174,6 +237,7 @@ class Worker:
     async def _receive(self) -> tuple[Any, ...]:
         message = await self._queue.get()
         if message is _DEAD:
+            self._queue.put_nowait(_DEAD)  # for whoever waits next
             await asyncio.to_thread(self.process.join, 2.0)
             raise WorkerCrashed(f"engine worker died (exit code {self.process.exitcode})")
         if message[0] == "error":
@@ -193,7 +257,10 @@ class Worker:
         """Send a request and wait for its ("ok", payload) reply."""
         await self._discard_abandoned_search()
         self._send(op, *args)
-        return (await self._receive())[1]
+        try:
+            return (await self._receive())[1]
+        finally:
+            self.idle_since = self._loop.time()
 
     async def _discard_abandoned_search(self) -> None:
         """Stop a search whose caller went away and drop its remaining output."""
@@ -207,14 +274,12 @@ class Worker:
             pass
         self._abandoned_search = False
 
-    async def start_search(
-        self, position: str, moves: list[str], limits: pb.Limits, info_interval: float
-    ) -> None:
+    async def start_search(self, order: SearchOrder) -> None:
         """Send a search; read its messages with `results()`. A `stop()` from now on counts."""
         await self._discard_abandoned_search()
         self._stop_event.clear()
         self.provisional = b""
-        self._send("search", position, moves, limits.SerializeToString(), info_interval)
+        self._send("search", order)
         self._abandoned_search = True  # until the result has been read
 
     async def results(self) -> AsyncIterator[pb.Info | pb.Result]:
@@ -234,6 +299,7 @@ class Worker:
             self._abandoned_search = False  # nothing more will come
             raise
         finally:
+            self.idle_since = self._loop.time()
             if self._abandoned_search:  # the caller went away: stop now, drain on next use
                 self.stop()
 
@@ -242,7 +308,7 @@ class Worker:
         self._stop_event.set()
 
     def kill(self) -> None:
-        """End the process at once (a search that ignores stop, or shutdown)."""
+        """End the process at once (a search that ignores stop, a frozen worker, shutdown)."""
         if self.process.is_alive():
             self.process.kill()
 
@@ -253,6 +319,7 @@ class Worker:
             with contextlib.suppress(WorkerCrashed):
                 self._send("exit")
         self._mark_dead()
+        self._watchdog.cancel()
         await asyncio.to_thread(self.process.join, 2.0)
         self.kill()
         self._conn.close()

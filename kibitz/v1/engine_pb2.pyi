@@ -123,7 +123,7 @@ class CreateSessionRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ..., engine: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class Session(_message.Message):
-    __slots__ = ("id", "game", "engine", "options", "searching", "searches", "idle_timeout_seconds")
+    __slots__ = ("id", "game", "engine", "options", "searching", "searches", "idle_timeout_seconds", "owner", "idle_seconds")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -138,6 +138,8 @@ class Session(_message.Message):
     SEARCHING_FIELD_NUMBER: _ClassVar[int]
     SEARCHES_FIELD_NUMBER: _ClassVar[int]
     IDLE_TIMEOUT_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    IDLE_SECONDS_FIELD_NUMBER: _ClassVar[int]
     id: str
     game: str
     engine: str
@@ -145,7 +147,19 @@ class Session(_message.Message):
     searching: bool
     searches: int
     idle_timeout_seconds: float
-    def __init__(self, id: _Optional[str] = ..., game: _Optional[str] = ..., engine: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., searching: _Optional[bool] = ..., searches: _Optional[int] = ..., idle_timeout_seconds: _Optional[float] = ...) -> None: ...
+    owner: str
+    idle_seconds: float
+    def __init__(self, id: _Optional[str] = ..., game: _Optional[str] = ..., engine: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., searching: _Optional[bool] = ..., searches: _Optional[int] = ..., idle_timeout_seconds: _Optional[float] = ..., owner: _Optional[str] = ..., idle_seconds: _Optional[float] = ...) -> None: ...
+
+class ListSessionsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListSessionsResponse(_message.Message):
+    __slots__ = ("sessions",)
+    SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    sessions: _containers.RepeatedCompositeFieldContainer[Session]
+    def __init__(self, sessions: _Optional[_Iterable[_Union[Session, _Mapping]]] = ...) -> None: ...
 
 class GetSessionRequest(_message.Message):
     __slots__ = ("session_id",)
@@ -217,19 +231,21 @@ class Clock(_message.Message):
     def __init__(self, time_left_ms: _Optional[_Iterable[int]] = ..., increment_ms: _Optional[_Iterable[int]] = ..., moves_to_go: _Optional[int] = ...) -> None: ...
 
 class SearchRequest(_message.Message):
-    __slots__ = ("session_id", "position", "moves", "limits")
+    __slots__ = ("session_id", "position", "moves", "limits", "priority")
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     MOVES_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
+    PRIORITY_FIELD_NUMBER: _ClassVar[int]
     session_id: str
     position: str
     moves: _containers.RepeatedScalarFieldContainer[str]
     limits: Limits
-    def __init__(self, session_id: _Optional[str] = ..., position: _Optional[str] = ..., moves: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ...) -> None: ...
+    priority: int
+    def __init__(self, session_id: _Optional[str] = ..., position: _Optional[str] = ..., moves: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., priority: _Optional[int] = ...) -> None: ...
 
 class AnalyzeRequest(_message.Message):
-    __slots__ = ("game", "engine", "options", "position", "moves", "limits")
+    __slots__ = ("game", "engine", "options", "position", "moves", "limits", "priority")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -243,13 +259,15 @@ class AnalyzeRequest(_message.Message):
     POSITION_FIELD_NUMBER: _ClassVar[int]
     MOVES_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
+    PRIORITY_FIELD_NUMBER: _ClassVar[int]
     game: str
     engine: str
     options: _containers.ScalarMap[str, str]
     position: str
     moves: _containers.RepeatedScalarFieldContainer[str]
     limits: Limits
-    def __init__(self, game: _Optional[str] = ..., engine: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., position: _Optional[str] = ..., moves: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ...) -> None: ...
+    priority: int
+    def __init__(self, game: _Optional[str] = ..., engine: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., position: _Optional[str] = ..., moves: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., priority: _Optional[int] = ...) -> None: ...
 
 class StopRequest(_message.Message):
     __slots__ = ("session_id",)
@@ -316,7 +334,7 @@ class Score(_message.Message):
     def __init__(self, kind: _Optional[_Union[Score.Kind, str]] = ..., centi: _Optional[int] = ..., plies: _Optional[int] = ..., bound: _Optional[_Union[Score.Bound, str]] = ..., win_probability: _Optional[float] = ..., draw_probability: _Optional[float] = ..., loss_probability: _Optional[float] = ..., visits: _Optional[int] = ..., player: _Optional[int] = ...) -> None: ...
 
 class Info(_message.Message):
-    __slots__ = ("depth", "selective_depth", "score", "nodes", "nodes_per_second", "time_ms", "pv", "multipv", "hash_full", "root_moves")
+    __slots__ = ("depth", "selective_depth", "score", "nodes", "nodes_per_second", "time_ms", "pv", "multipv", "hash_full", "root_moves", "queued_ms")
     DEPTH_FIELD_NUMBER: _ClassVar[int]
     SELECTIVE_DEPTH_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
@@ -327,6 +345,7 @@ class Info(_message.Message):
     MULTIPV_FIELD_NUMBER: _ClassVar[int]
     HASH_FULL_FIELD_NUMBER: _ClassVar[int]
     ROOT_MOVES_FIELD_NUMBER: _ClassVar[int]
+    QUEUED_MS_FIELD_NUMBER: _ClassVar[int]
     depth: int
     selective_depth: int
     score: Score
@@ -337,7 +356,8 @@ class Info(_message.Message):
     multipv: int
     hash_full: int
     root_moves: _containers.RepeatedCompositeFieldContainer[RootMove]
-    def __init__(self, depth: _Optional[int] = ..., selective_depth: _Optional[int] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., nodes: _Optional[int] = ..., nodes_per_second: _Optional[int] = ..., time_ms: _Optional[int] = ..., pv: _Optional[_Iterable[str]] = ..., multipv: _Optional[int] = ..., hash_full: _Optional[int] = ..., root_moves: _Optional[_Iterable[_Union[RootMove, _Mapping]]] = ...) -> None: ...
+    queued_ms: int
+    def __init__(self, depth: _Optional[int] = ..., selective_depth: _Optional[int] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., nodes: _Optional[int] = ..., nodes_per_second: _Optional[int] = ..., time_ms: _Optional[int] = ..., pv: _Optional[_Iterable[str]] = ..., multipv: _Optional[int] = ..., hash_full: _Optional[int] = ..., root_moves: _Optional[_Iterable[_Union[RootMove, _Mapping]]] = ..., queued_ms: _Optional[int] = ...) -> None: ...
 
 class RootMove(_message.Message):
     __slots__ = ("move", "score", "pv", "prior")
@@ -370,6 +390,7 @@ class Result(_message.Message):
         STOPPED: _ClassVar[Result.StopReason]
         SOLVED: _ClassVar[Result.StopReason]
         GAME_OVER: _ClassVar[Result.StopReason]
+        TIME_CAP: _ClassVar[Result.StopReason]
     STOP_REASON_UNSPECIFIED: Result.StopReason
     DEPTH: Result.StopReason
     NODES: Result.StopReason
@@ -377,6 +398,7 @@ class Result(_message.Message):
     STOPPED: Result.StopReason
     SOLVED: Result.StopReason
     GAME_OVER: Result.StopReason
+    TIME_CAP: Result.StopReason
     class StatsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]

@@ -27,6 +27,10 @@ if _version_not_supported:
 
 class EngineServiceStub:
     """Hosts stateful engine sessions and one-shot analyses.
+
+    Every call answers UNAUTHENTICATED when the server requires tokens (`kibitz serve
+    --auth-tokens`) and the call carries no valid `authorization: Bearer TOKEN` metadata.
+    Sessions then belong to the token name that created them: other callers get NOT_FOUND.
     """
 
     def __init__(self, channel):
@@ -75,6 +79,11 @@ class EngineServiceStub:
                 request_serializer=kibitz_dot_v1_dot_engine__pb2.CloseSessionRequest.SerializeToString,
                 response_deserializer=kibitz_dot_v1_dot_engine__pb2.CloseSessionResponse.FromString,
                 _registered_method=True)
+        self.ListSessions = channel.unary_unary(
+                '/kibitz.v1.EngineService/ListSessions',
+                request_serializer=kibitz_dot_v1_dot_engine__pb2.ListSessionsRequest.SerializeToString,
+                response_deserializer=kibitz_dot_v1_dot_engine__pb2.ListSessionsResponse.FromString,
+                _registered_method=True)
         self.Search = channel.unary_stream(
                 '/kibitz.v1.EngineService/Search',
                 request_serializer=kibitz_dot_v1_dot_engine__pb2.SearchRequest.SerializeToString,
@@ -94,6 +103,10 @@ class EngineServiceStub:
 
 class EngineServiceServicer:
     """Hosts stateful engine sessions and one-shot analyses.
+
+    Every call answers UNAUTHENTICATED when the server requires tokens (`kibitz serve
+    --auth-tokens`) and the call carries no valid `authorization: Bearer TOKEN` metadata.
+    Sessions then belong to the token name that created them: other callers get NOT_FOUND.
     """
 
     def ListGames(self, request, context):
@@ -122,7 +135,8 @@ class EngineServiceServicer:
     def CreateSession(self, request, context):
         """Opens a session: one engine instance for one game, kept (with its tables) until closed
         or expired. NOT_FOUND for an unknown game or engine, INVALID_ARGUMENT for a bad option
-        or an engine that cannot play the game, RESOURCE_EXHAUSTED when the server is full.
+        or an engine that cannot play the game, RESOURCE_EXHAUSTED when the server or the
+        caller's quota is full or the options need more memory than the server has left.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -157,9 +171,19 @@ class EngineServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListSessions(self, request, context):
+        """The caller's sessions (those created with the caller's token, or from the caller's
+        host when the server requires no tokens).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Search(self, request, context):
         """Searches a position with the session's engine: zero or more Info messages, then
-        exactly one Result. FAILED_PRECONDITION if the session is already searching.
+        exactly one Result. FAILED_PRECONDITION if the session is already searching. When every
+        search slot is busy the search waits in a queue (RESOURCE_EXHAUSTED only when the queue
+        is full) and a first Info reports the wait (`queued_ms`).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -223,6 +247,11 @@ def add_EngineServiceServicer_to_server(servicer, server):
                     request_deserializer=kibitz_dot_v1_dot_engine__pb2.CloseSessionRequest.FromString,
                     response_serializer=kibitz_dot_v1_dot_engine__pb2.CloseSessionResponse.SerializeToString,
             ),
+            'ListSessions': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListSessions,
+                    request_deserializer=kibitz_dot_v1_dot_engine__pb2.ListSessionsRequest.FromString,
+                    response_serializer=kibitz_dot_v1_dot_engine__pb2.ListSessionsResponse.SerializeToString,
+            ),
             'Search': grpc.unary_stream_rpc_method_handler(
                     servicer.Search,
                     request_deserializer=kibitz_dot_v1_dot_engine__pb2.SearchRequest.FromString,
@@ -248,6 +277,10 @@ def add_EngineServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class EngineService:
     """Hosts stateful engine sessions and one-shot analyses.
+
+    Every call answers UNAUTHENTICATED when the server requires tokens (`kibitz serve
+    --auth-tokens`) and the call carries no valid `authorization: Bearer TOKEN` metadata.
+    Sessions then belong to the token name that created them: other callers get NOT_FOUND.
     """
 
     @staticmethod
@@ -456,6 +489,33 @@ class EngineService:
             '/kibitz.v1.EngineService/CloseSession',
             kibitz_dot_v1_dot_engine__pb2.CloseSessionRequest.SerializeToString,
             kibitz_dot_v1_dot_engine__pb2.CloseSessionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListSessions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kibitz.v1.EngineService/ListSessions',
+            kibitz_dot_v1_dot_engine__pb2.ListSessionsRequest.SerializeToString,
+            kibitz_dot_v1_dot_engine__pb2.ListSessionsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -124,6 +124,10 @@ class AlphaBeta(Engine):
         ),
     )
 
+    @classmethod
+    def memory_mb(cls, options: Mapping[str, Any]) -> int:
+        return int(options["Hash"])
+
     def __init__(
         self, options: Mapping[str, Any] | None = None, *, tt_entries: int | None = None
     ) -> None:
