@@ -130,6 +130,10 @@ class Engine(ABC):
     description: ClassVar[str]
     option_specs: ClassVar[tuple[OptionSpec, ...]]
     requires: ClassVar[Requirements] = Requirements()
+    inline_nodes: ClassVar[int] = 0
+    """A search this engine is asked to keep within this many nodes (by its node or depth
+    limit) may run inside the server process instead of a worker: the fast path for tiny
+    analyses. The server adds this as a node limit. 0 (the default): never."""
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.options: dict[str, Any] = self.default_options()

@@ -81,6 +81,12 @@ def info_to_pb(info: Info, state: Game, root_moves: Iterable[pb.RootMove] = ()) 
     )
 
 
+def wire_info(info: Info, state: Game, with_root_moves: bool) -> pb.Info:
+    """`info_to_pb` with the root moves formatted when the client asked for them."""
+    roots = [root_move_to_pb(move, state) for move in info.root_moves] if with_root_moves else []
+    return info_to_pb(info, state, roots)
+
+
 def result_to_pb(result: Result, state: Game) -> pb.Result:
     pv = state.format_line(result.pv)
     return pb.Result(

@@ -13,7 +13,7 @@ import grpc
 
 from kibitz.engines import ENGINES, Engine, StopReason
 from kibitz.games import GAMES, Game
-from kibitz.server import convert
+from kibitz.server import convert, inline
 from kibitz.server.auth import Tokens, identity
 from kibitz.server.budget import MemoryBudget
 from kibitz.server.config import ServerConfig
@@ -222,7 +222,9 @@ class EngineService(pb_grpc.EngineServiceServicer):
             self.config.max_search_time,
         )
 
-    def _order(self, job: SearchJob, started: float, setup=None) -> SearchOrder:
+    def _order(
+        self, job: SearchJob, started: float, setup=None, progress: bool = True
+    ) -> SearchOrder:
         return SearchOrder(
             job.position,
             job.moves,
@@ -231,6 +233,7 @@ class EngineService(pb_grpc.EngineServiceServicer):
             started,
             self.config.max_search_time,
             setup,
+            progress,
         )
 
     @_streams_errors
@@ -267,23 +270,42 @@ class EngineService(pb_grpc.EngineServiceServicer):
     async def Analyze(
         self, request: pb.AnalyzeRequest, context
     ) -> AsyncIterator[pb.SearchResponse]:
+        async for response in self._analysis(request, progress=True):
+            yield response
+
+    @_handles_errors
+    async def AnalyzeResult(self, request: pb.AnalyzeRequest, context) -> pb.Result:
+        async for response in self._analysis(request, progress=False):
+            if response.HasField("result"):
+                return response.result
+        raise ServiceError(grpc.StatusCode.INTERNAL, "the analysis ended without a result")
+
+    async def _analysis(
+        self, request: pb.AnalyzeRequest, progress: bool
+    ) -> AsyncIterator[pb.SearchResponse]:
+        """An analysis on a spare worker with a transient engine."""
         started = asyncio.get_running_loop().time()
         game = game_named(request.game)
         engine = engine_for(request.engine, game)
         options = {**engine.default_options(), **typed_options(engine, request.options)}
         job = self._job(game, engine, request)
+        if inline.eligible(engine, options, job):
+            for response in self._inline(engine, options, job, started, progress):
+                yield response
+            return
         memory = MemoryBudget.need_mb(engine, options)
         self.budget.reserve(memory, f"a {game.name} analysis with {engine.name}")
         stop = asyncio.Event()
         self._analyses[stop] = None
         try:
             async with self.queue.slot(request.priority, stop) as waited:
-                if waited:
+                if waited and progress:
                     yield _queued_info(waited)
                 worker = self._analyses[stop] = await self.pool.take()
                 if stop.is_set():
                     worker.stop()
-                order = self._order(job, started, (game.name, engine.name, options))
+                setup = (game.name, engine.name, options)
+                order = self._order(job, started, setup, progress)
                 try:
                     async for response in self._supervise(worker, job, order, waited, stop):
                         yield response
@@ -292,6 +314,25 @@ class EngineService(pb_grpc.EngineServiceServicer):
         finally:
             del self._analyses[stop]
             self.budget.release(memory)
+
+    def _inline(
+        self,
+        engine: type[Engine],
+        options: dict[str, Any],
+        job: SearchJob,
+        started: float,
+        progress: bool,
+    ) -> list[pb.SearchResponse]:
+        """A tiny search run here (inline.py), its Result finished like a worker's."""
+        try:
+            responses = inline.search(
+                engine, options, job, started, self.config.max_search_time, progress
+            )
+        except Exception as exc:  # an engine bug fails this call only
+            log.exception("inline search failed")
+            raise ServiceError(grpc.StatusCode.INTERNAL, f"engine failed: {exc}") from None
+        _finished(responses[-1].result, job, 0.0)
+        return responses
 
     async def _supervise(
         self,

@@ -69,6 +69,10 @@ class SearchJob:
     game is over)."""
     timed: bool
     """Whether the limits set a time of their own (else the server's cap is the deadline)."""
+    state: Game
+    """The position to search (after `moves`)."""
+    inline: bool
+    """Whether the search is small enough for the server to run itself (`inline.py`)."""
 
 
 def parse_position(game: type[Game], position: str, moves: Iterable[str]) -> tuple[Game, list[str]]:
@@ -104,7 +108,23 @@ def prepare_search(
         engine_limits = convert.limits_from_pb(limits, state)
         engine_limits.max_time = time_cap
         deadline = engine.deadline(engine_limits, state.to_move())
-    return SearchJob(position, expanded, limits, deadline, timed)
+    inline = _small(engine, limits, state)
+    return SearchJob(position, expanded, limits, deadline, timed, state, inline)
+
+
+def _small(engine: type[Engine], limits: pb.Limits, state: Game) -> bool:
+    """Whether a search is provably tiny: the engine allows inline searches, and the limits
+    bound the nodes within its `inline_nodes` (a node limit, or a depth d with at most
+    `inline_nodes` ** (1/d) moves at the root, taken as the branching factor)."""
+    budget = engine.inline_nodes
+    if budget <= 0 or state.is_terminal() or limits.infinite or limits.solve:
+        return False
+    width = len(state.legal_moves())
+    if width > budget:
+        return False
+    if limits.HasField("nodes"):
+        return limits.nodes <= budget
+    return limits.HasField("depth") and width**limits.depth <= budget
 
 
 def _checked_limits(limits: pb.Limits, state: Game, default_move_time_ms: int) -> pb.Limits:

@@ -8,7 +8,7 @@ parent talks to it over a pipe with pickled tuples:
     parent -> worker   ("configure", game, engine, options) | ("set_options", options)
                        | ("new_game",) | ("search", SearchOrder) | ("exit",)
     worker -> parent   ("ok", payload) | ("error", message)
-                       | ("info", pb.Info bytes, provisional pb.Result bytes)*
+                       | ("info", pb.Info bytes or b"", provisional pb.Result bytes)*
                          then ("result", pb.Result bytes)
                        | ("alive",) every `heartbeat / 5` seconds, from a thread of its own
 
@@ -61,6 +61,9 @@ class SearchOrder:
     setup: tuple[str, str, dict[str, Any]] | None = None
     """(game, engine, typed options) of a transient engine for this search alone (Analyze);
     None: the worker's configured engine (a session's)."""
+    progress: bool = True
+    """Whether the caller streams Infos; if not, Infos go out only as provisional answers,
+    at most one an `info_interval` (a short search then costs one message)."""
 
 
 class WorkerCrashed(RuntimeError):
@@ -142,15 +145,22 @@ def _run_search(
     limits = convert.limits_from_pb(wire_limits, root)
     limits.max_time = order.time_cap
 
+    quiet_until = order.started + order.info_interval
+
     def report(info: Info) -> None:
-        wanted = info.root_moves if wire_limits.report_root_moves else ()
+        nonlocal quiet_until
+        if not order.progress:
+            if info.time + order.started < quiet_until:
+                return
+            quiet_until = info.time + order.started + order.info_interval
+        wanted = info.root_moves if wire_limits.report_root_moves and order.progress else ()
         roots = [convert.root_move_to_pb(move, root) for move in wanted]
         message = convert.info_to_pb(info, root, roots)
         best = roots[:PROVISIONAL_ROOT_MOVES] or [
             convert.root_move_to_pb(move, root) for move in info.root_moves[:PROVISIONAL_ROOT_MOVES]
         ]
         provisional = convert.provisional_result(info, best).SerializeToString() if best else b""
-        send(("info", message.SerializeToString(), provisional))
+        send(("info", message.SerializeToString() if order.progress else b"", provisional))
 
     context = SearchContext(
         report=report, stop=stop_event, info_interval=order.info_interval, started=order.started
@@ -189,6 +199,8 @@ class Worker:
         Info that had one; empty before the first."""
         self.last_heard = self._loop.time()
         self.idle_since = self._loop.time()
+        self.death = ""
+        """Why the server killed the process, if it did."""
         """When the worker last finished a request (for reaping idle spares)."""
         self._watchdog = self._loop.create_task(self._watch(heartbeat))
 
@@ -225,6 +237,10 @@ class Worker:
         while self.alive:
             await asyncio.sleep(heartbeat / 4)
             if self.alive and self._loop.time() - self.last_heard > heartbeat:
+                self.death = (
+                    f"the engine worker stopped responding (no heartbeat for {heartbeat:g} s) "
+                    "and was killed"
+                )
                 self.kill()
                 self._mark_dead()
 
@@ -239,7 +255,9 @@ class Worker:
         if message is _DEAD:
             self._queue.put_nowait(_DEAD)  # for whoever waits next
             await asyncio.to_thread(self.process.join, 2.0)
-            raise WorkerCrashed(f"engine worker died (exit code {self.process.exitcode})")
+            raise WorkerCrashed(
+                self.death or f"engine worker died (exit code {self.process.exitcode})"
+            )
         if message[0] == "error":
             raise WorkerError(message[1])
         return message
@@ -290,7 +308,8 @@ class Worker:
                 if kind == "info":
                     if provisional[0]:
                         self.provisional = provisional[0]
-                    yield pb.Info.FromString(payload)
+                    if payload:
+                        yield pb.Info.FromString(payload)
                 else:
                     self._abandoned_search = False
                     yield pb.Result.FromString(payload)

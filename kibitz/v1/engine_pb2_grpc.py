@@ -99,6 +99,11 @@ class EngineServiceStub:
                 request_serializer=kibitz_dot_v1_dot_engine__pb2.AnalyzeRequest.SerializeToString,
                 response_deserializer=kibitz_dot_v1_dot_engine__pb2.SearchResponse.FromString,
                 _registered_method=True)
+        self.AnalyzeResult = channel.unary_unary(
+                '/kibitz.v1.EngineService/AnalyzeResult',
+                request_serializer=kibitz_dot_v1_dot_engine__pb2.AnalyzeRequest.SerializeToString,
+                response_deserializer=kibitz_dot_v1_dot_engine__pb2.Result.FromString,
+                _registered_method=True)
 
 
 class EngineServiceServicer:
@@ -204,6 +209,14 @@ class EngineServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AnalyzeResult(self, request, context):
+        """Analyze without the progress stream: one request, its Result. For bots that want only
+        the answer; a short search costs about half as much as a stream (see docs/protocol.md).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_EngineServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -266,6 +279,11 @@ def add_EngineServiceServicer_to_server(servicer, server):
                     servicer.Analyze,
                     request_deserializer=kibitz_dot_v1_dot_engine__pb2.AnalyzeRequest.FromString,
                     response_serializer=kibitz_dot_v1_dot_engine__pb2.SearchResponse.SerializeToString,
+            ),
+            'AnalyzeResult': grpc.unary_unary_rpc_method_handler(
+                    servicer.AnalyzeResult,
+                    request_deserializer=kibitz_dot_v1_dot_engine__pb2.AnalyzeRequest.FromString,
+                    response_serializer=kibitz_dot_v1_dot_engine__pb2.Result.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -597,6 +615,33 @@ class EngineService:
             '/kibitz.v1.EngineService/Analyze',
             kibitz_dot_v1_dot_engine__pb2.AnalyzeRequest.SerializeToString,
             kibitz_dot_v1_dot_engine__pb2.SearchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnalyzeResult(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kibitz.v1.EngineService/AnalyzeResult',
+            kibitz_dot_v1_dot_engine__pb2.AnalyzeRequest.SerializeToString,
+            kibitz_dot_v1_dot_engine__pb2.Result.FromString,
             options,
             channel_credentials,
             insecure,

@@ -28,6 +28,6 @@ def test_switches_and_ageing():
     assert moves == [1, 3]
     ordering.new_search(use_killers=False, use_history=True)
     assert ordering.history[3] == 8  # halved between searches
-    assert ordering.killers[1] == [None, None]
+    assert ordering.killers[2:4] == [None, None]  # ply 1's killers forgotten
     ordering.clear()
     assert not ordering.history

@@ -252,7 +252,7 @@ async def test_full_server_says_resource_exhausted(make_server):
         search = session.search("20,21,22,23,24,25", infinite=True)
         _, stream = await first_info(search)
         with pytest.raises(ResourceExhausted, match="maximum of 1 searches and 0 more"):
-            await client.analyze("nim", depth=1)
+            await client.analyze("nim", depth=5)  # (too big to run inline)
         await session.stop()
         async for _ in stream:
             pass

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from kibitz.games import Game, IllegalMoveError, Move, NotationError
+from kibitz.games import Game, IllegalMoveError, Move, NotationError, quoted
 from kibitz.games.capabilities import Evaluation, HashKey, MovePriors, Playout
 
 TARGET = 21
@@ -39,11 +39,13 @@ class RaceTo21(Game, HashKey, Evaluation, MovePriors, Playout):
     def from_position(cls, text: str) -> RaceTo21:
         parts = (text.strip() or cls.default_position).split()
         if len(parts) > 2 or not parts[0].isdigit() or int(parts[0]) > TARGET:
-            raise NotationError(f"{text!r} is not 'TOTAL [PLAYER]' with a total of 0-{TARGET}")
+            raise NotationError(
+                f"{quoted(text)} is not 'TOTAL [PLAYER]' with a total of 0-{TARGET}"
+            )
         side = 0
         if len(parts) == 2:
             if parts[1] not in ("1", "2"):
-                raise NotationError(f"player {parts[1]!r} must be 1 or 2")
+                raise NotationError(f"player {quoted(parts[1])} must be 1 or 2")
             side = int(parts[1]) - 1
         return cls(int(parts[0]), side)
 
@@ -53,7 +55,7 @@ class RaceTo21(Game, HashKey, Evaluation, MovePriors, Playout):
     def parse_move(self, text: str) -> Move:
         step = text.strip()
         if step not in ("1", "2", "3"):
-            raise NotationError(f"{text!r} is not a move: expected 1, 2 or 3")
+            raise NotationError(f"{quoted(text)} is not a move: expected 1, 2 or 3")
         if self.is_terminal():
             raise IllegalMoveError(f"the game is over: {self.terminal_reason()}")
         if self.total + int(step) > TARGET:

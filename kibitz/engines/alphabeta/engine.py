@@ -50,6 +50,7 @@ class AlphaBeta(Engine):
     requires: ClassVar[Requirements] = Requirements(
         players=(2, 2), chance=False, zero_sum_only=True, capabilities=(HashKey, Evaluation)
     )
+    inline_nodes: ClassVar[int] = 2000
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "Hash",
