@@ -7,6 +7,7 @@ kibitz/clients/values.py; the raw protobuf messages stay reachable (`Info.proto`
 
 from kibitz.clients.client import (
     Client,
+    DeadlineExceeded,
     FailedPrecondition,
     InvalidArgument,
     KibitzError,
@@ -15,6 +16,7 @@ from kibitz.clients.client import (
     SearchStream,
     ServerUnavailable,
     Session,
+    Unauthenticated,
 )
 from kibitz.clients.sync import SyncClient, SyncSearch, SyncSession
 from kibitz.clients.values import (
@@ -32,6 +34,7 @@ from kibitz.clients.values import (
 __all__ = [
     "Bound",
     "Client",
+    "DeadlineExceeded",
     "FailedPrecondition",
     "GameOver",
     "Info",
@@ -51,4 +54,5 @@ __all__ = [
     "SyncClient",
     "SyncSearch",
     "SyncSession",
+    "Unauthenticated",
 ]

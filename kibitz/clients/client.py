@@ -9,6 +9,10 @@ async with Client("127.0.0.1:50051") as client:
 
 Searches take `Limits` (or their fields as keywords) and answer typed values (`Info`,
 `Result`; kibitz/clients/values.py).
+
+On a network: `Client(address, tls_ca="cert.pem", token="...")` speaks TLS, trusting the
+certificates that file holds, and sends the token as `authorization: Bearer TOKEN` metadata
+with every call; the defaults come from KIBITZ_TLS_CA and KIBITZ_TOKEN.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import asyncio
 import contextlib
 import os
 from collections.abc import AsyncIterator, Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -26,11 +31,23 @@ from kibitz.v1 import engine_pb2 as pb
 from kibitz.v1 import engine_pb2_grpc as pb_grpc
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
+TLS_CA_VARIABLE = "KIBITZ_TLS_CA"
+TOKEN_VARIABLE = "KIBITZ_TOKEN"
 
 
 def default_address() -> str:
     """`KIBITZ_SERVER` if set, else 127.0.0.1:50051."""
     return os.environ.get("KIBITZ_SERVER") or DEFAULT_ADDRESS
+
+
+def default_tls_ca() -> str | None:
+    """`KIBITZ_TLS_CA` if set (a PEM file of the certificates to trust), else None."""
+    return os.environ.get(TLS_CA_VARIABLE) or None
+
+
+def default_token() -> str | None:
+    """`KIBITZ_TOKEN` if set, else None."""
+    return os.environ.get(TOKEN_VARIABLE) or None
 
 
 # ---------------------------------------------------------------------------- errors
@@ -58,11 +75,19 @@ class FailedPrecondition(KibitzError):
 
 
 class ResourceExhausted(KibitzError):
-    """The server is full (sessions or concurrent searches)."""
+    """The server is full: sessions, the caller's share of them, memory, or the search queue."""
 
 
 class ServerUnavailable(KibitzError):
-    """No server answers at the address."""
+    """No server answers at the address (or the TLS handshake with it failed)."""
+
+
+class Unauthenticated(KibitzError):
+    """The server requires a token and the call carried none, or one it does not know."""
+
+
+class DeadlineExceeded(KibitzError):
+    """The call's deadline passed, or an engine ignored its own and never reported a move."""
 
 
 _ERRORS: dict[grpc.StatusCode, type[KibitzError]] = {
@@ -71,6 +96,8 @@ _ERRORS: dict[grpc.StatusCode, type[KibitzError]] = {
     grpc.StatusCode.FAILED_PRECONDITION: FailedPrecondition,
     grpc.StatusCode.RESOURCE_EXHAUSTED: ResourceExhausted,
     grpc.StatusCode.UNAVAILABLE: ServerUnavailable,
+    grpc.StatusCode.UNAUTHENTICATED: Unauthenticated,
+    grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceeded,
 }
 
 
@@ -93,6 +120,18 @@ def _limits(limits: Limits | None, keywords: Mapping[str, Any]) -> pb.Limits:
     if not isinstance(limits, Limits):
         raise TypeError(f"limits must be a kibitz.clients.Limits, not {type(limits).__name__}")
     return limits.to_pb()
+
+
+_INT32 = 2**31
+
+
+def _priority(priority: int) -> int:
+    """A queue priority as the wire carries it (int32); ValueError otherwise."""
+    if isinstance(priority, bool) or not isinstance(priority, int):
+        raise ValueError(f"priority must be an integer, not {priority!r}")
+    if not -_INT32 <= priority < _INT32:
+        raise ValueError(f"priority must be within [{-_INT32}, {_INT32 - 1}], not {priority}")
+    return priority
 
 
 def _moves(moves: Iterable[str]) -> list[str]:
@@ -186,15 +225,22 @@ class Session:
         position: str = "",
         moves: Iterable[str] = (),
         limits: Limits | None = None,
+        *,
+        priority: int = 0,
         **limit_keywords: Any,
     ) -> SearchStream:
         """Search `position` (empty = the start position) after `moves` under `limits`, or
-        under limits given as keywords (``depth=8``; see `Limits`), not both."""
+        under limits given as keywords (``depth=8``; see `Limits`), not both.
+
+        `priority` orders searches waiting for a free search slot on a busy server (higher
+        first, equal ones in the order they came); a search that waited starts its stream
+        with an `Info` that has only `queued` set."""
         request = pb.SearchRequest(
             session_id=self.id,
             position=position,
             moves=_moves(moves),
             limits=_limits(limits, limit_keywords),
+            priority=_priority(priority),
         )
         return SearchStream(self._client.stub.Search(request))
 
@@ -229,12 +275,86 @@ def _option_texts(options: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
-class Client:
-    """Async client for a kibitz server (grpc.aio). `stub` is the raw gRPC stub."""
+class _BearerToken:
+    """Adds `authorization: Bearer TOKEN` metadata to a call (on any channel)."""
 
-    def __init__(self, address: str | None = None) -> None:
+    def __init__(self, token: str) -> None:
+        self._metadata = ("authorization", f"Bearer {token}")
+
+    def _details(self, details: grpc.aio.ClientCallDetails) -> grpc.aio.ClientCallDetails:
+        metadata = grpc.aio.Metadata(*(details.metadata or ()))
+        metadata.add(*self._metadata)
+        return grpc.aio.ClientCallDetails(
+            details.method, details.timeout, metadata, details.credentials, details.wait_for_ready
+        )
+
+
+# grpc.aio files an interceptor under the first kind it is an instance of: one per kind.
+class _UnaryUnaryToken(_BearerToken, grpc.aio.UnaryUnaryClientInterceptor):
+    async def intercept_unary_unary(self, continuation, client_call_details, request):
+        return await continuation(self._details(client_call_details), request)
+
+
+class _UnaryStreamToken(_BearerToken, grpc.aio.UnaryStreamClientInterceptor):
+    async def intercept_unary_stream(self, continuation, client_call_details, request):
+        return await continuation(self._details(client_call_details), request)
+
+
+def _token(token: str | None) -> str | None:
+    """The token as metadata carries it (surrounding blanks dropped; "" is none)."""
+    token = (token or "").strip()
+    if not token:
+        return None
+    if not (token.isascii() and token.isprintable()):
+        raise ValueError("a token must be printable ASCII (it travels as gRPC metadata)")
+    return token
+
+
+def _read_tls_ca(path: str | os.PathLike) -> bytes:
+    """The PEM certificates in `path`; ValueError naming the file when it cannot be read or
+    holds no certificate."""
+    try:
+        pem = Path(path).read_bytes()
+    except OSError as exc:
+        raise ValueError(f"cannot read the TLS CA file {path}: {exc.strerror}") from None
+    if b"-----BEGIN CERTIFICATE-----" not in pem:
+        raise ValueError(f"the TLS CA file {path} holds no PEM certificate")
+    return pem
+
+
+class Client:
+    """Async client for a kibitz server (grpc.aio). `stub` is the raw gRPC stub.
+
+    `tls_ca`: a PEM file of the certificates to trust (the server's own certificate when it
+    is self-signed, else the CA's that signed it); the client then speaks TLS. `token`: sent
+    as `authorization: Bearer TOKEN` metadata with every call. When not given (None), they
+    come from KIBITZ_TLS_CA and KIBITZ_TOKEN; pass "" for none whatever the environment.
+    A CA file that cannot be read (or holds no certificate) and a token that is not
+    printable ASCII are ValueErrors.
+    """
+
+    def __init__(
+        self,
+        address: str | None = None,
+        *,
+        tls_ca: str | os.PathLike | None = None,
+        token: str | None = None,
+    ) -> None:
         self.address = address or default_address()
-        self._channel = grpc.aio.insecure_channel(self.address)
+        self.tls_ca = default_tls_ca() if tls_ca is None else (tls_ca or None)
+        token = _token(default_token() if token is None else token)
+        self.authenticated = token is not None
+        """Whether calls carry a token."""
+        interceptors = (
+            [_UnaryUnaryToken(token), _UnaryStreamToken(token)] if token is not None else None
+        )
+        if self.tls_ca is None:
+            self._channel = grpc.aio.insecure_channel(self.address, interceptors=interceptors)
+        else:
+            credentials = grpc.ssl_channel_credentials(root_certificates=_read_tls_ca(self.tls_ca))
+            self._channel = grpc.aio.secure_channel(
+                self.address, credentials, interceptors=interceptors
+            )
         self.stub = pb_grpc.EngineServiceStub(self._channel)
 
     async def __aenter__(self) -> Client:
@@ -280,6 +400,11 @@ class Client:
         info = await self.call("GetSession", pb.GetSessionRequest(session_id=session_id))
         return Session(self, info)
 
+    async def sessions(self) -> list[pb.Session]:
+        """The caller's open sessions, oldest first: those created with the same token, or
+        from the same host when the server requires no tokens."""
+        return list((await self.call("ListSessions", pb.ListSessionsRequest())).sessions)
+
     def analyze(
         self,
         game: str,
@@ -289,10 +414,11 @@ class Client:
         engine: str = "",
         options: Mapping[str, Any] | None = None,
         limits: Limits | None = None,
+        priority: int = 0,
         **limit_keywords: Any,
     ) -> SearchStream:
         """A one-shot search without a session (`engine` empty = the game's default), under
-        `limits` or limits given as keywords, not both."""
+        `limits` or limits given as keywords, not both; `priority` as in `Session.search`."""
         request = pb.AnalyzeRequest(
             game=game,
             engine=engine,
@@ -300,5 +426,6 @@ class Client:
             position=position,
             moves=_moves(moves),
             limits=_limits(limits, limit_keywords),
+            priority=_priority(priority),
         )
         return SearchStream(self.stub.Analyze(request))

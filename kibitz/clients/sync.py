@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import queue
 import threading
 from collections.abc import Awaitable, Iterable, Iterator, Mapping
@@ -124,12 +125,16 @@ class SyncSession:
         position: str = "",
         moves: Iterable[str] = (),
         limits: Limits | None = None,
+        *,
+        priority: int = 0,
         **limit_keywords: Any,
     ) -> SyncSearch:
         """See Session.search."""
 
         async def start() -> SearchStream:
-            return self._session.search(position, moves, limits, **limit_keywords)
+            return self._session.search(
+                position, moves, limits, priority=priority, **limit_keywords
+            )
 
         return SyncSearch(self._runner, self._runner.run(start()))
 
@@ -150,19 +155,38 @@ class SyncSession:
 
 
 class SyncClient:
-    """Blocking counterpart of Client; use as a context manager or call close()."""
+    """Blocking counterpart of Client (the same arguments); use as a context manager or
+    call close()."""
 
-    def __init__(self, address: str | None = None) -> None:
+    def __init__(
+        self,
+        address: str | None = None,
+        *,
+        tls_ca: str | os.PathLike | None = None,
+        token: str | None = None,
+    ) -> None:
         self._runner = _LoopThread()
 
         async def connect() -> Client:
-            return Client(address)
+            return Client(address, tls_ca=tls_ca, token=token)
 
-        self._client = self._runner.run(connect())
+        try:
+            self._client = self._runner.run(connect())
+        except BaseException:  # e.g. an unreadable CA file: no thread left behind
+            self._runner.close()
+            raise
 
     @property
     def address(self) -> str:
         return self._client.address
+
+    @property
+    def tls_ca(self) -> str | os.PathLike | None:
+        return self._client.tls_ca
+
+    @property
+    def authenticated(self) -> bool:
+        return self._client.authenticated
 
     def __enter__(self) -> SyncClient:
         return self
@@ -191,6 +215,10 @@ class SyncClient:
     def session(self, session_id: str) -> SyncSession:
         return SyncSession(self._runner, self._runner.run(self._client.session(session_id)))
 
+    def sessions(self) -> list[pb.Session]:
+        """See Client.sessions."""
+        return self._runner.run(self._client.sessions())
+
     def analyze(
         self,
         game: str,
@@ -200,6 +228,7 @@ class SyncClient:
         engine: str = "",
         options: Mapping[str, Any] | None = None,
         limits: Limits | None = None,
+        priority: int = 0,
         **limit_keywords: Any,
     ) -> SyncSearch:
         """See Client.analyze."""
@@ -212,6 +241,7 @@ class SyncClient:
                 engine=engine,
                 options=options,
                 limits=limits,
+                priority=priority,
                 **limit_keywords,
             )
 

@@ -260,6 +260,9 @@ class StopReason(StrEnum):
     """The value is proven; searching on would not change it."""
     GAME_OVER = "game_over"
     """The searched position is already over (see `Result.game_over`)."""
+    TIME_CAP = "time_cap"
+    """The server's cap on searches without a time limit of their own (`kibitz serve
+    --max-search-time`) ended it."""
 
 
 _STOP_REASONS = {pb.Result.StopReason.Value(reason.name): reason for reason in StopReason}
@@ -325,6 +328,9 @@ class Info:
     root_moves: tuple[RootMove, ...] = ()
     """Every root move's current score and line, best first, when the search asked for them
     (`Limits.root_moves`)."""
+    queued: float = 0.0
+    """Seconds the search waited for a free search slot. A search that waited starts its
+    stream with an Info that has only this set (depth 0)."""
     proto: pb.Info | None = field(default=None, repr=False, compare=False)
     """The message this came from."""
 
@@ -341,6 +347,7 @@ class Info:
             multipv=message.multipv or 1,
             hashfull=message.hash_full,
             root_moves=_root_moves(message.root_moves),
+            queued=message.queued_ms / 1000,
             proto=message,
         )
 

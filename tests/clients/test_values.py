@@ -220,3 +220,20 @@ def test_leaving_a_sync_session_block_closes_it(server):
             client.session(session.id)
         with client.open("nim") as expired:
             expired.close()
+
+
+# ---------------------------------------------------------------------------- the queue
+
+
+def test_a_queued_info_and_the_time_cap_from_the_wire():
+    queued = Info.from_pb(pb.Info(queued_ms=350))
+    assert queued.queued == 0.35 and queued.depth == 0
+    assert Info.from_pb(pb.Info(depth=3)).queued == 0.0
+    capped = Result.from_pb(pb.Result(best_move="4", stopped_by=pb.Result.TIME_CAP))
+    assert capped.stop_reason is StopReason.TIME_CAP and capped.stop_reason == "time_cap"
+    assert Result.from_pb(pb.Result(stop_reason="time_cap")).stop_reason is StopReason.TIME_CAP
+    assert {reason.name for reason in StopReason} == {
+        value.name
+        for value in pb.Result.StopReason.DESCRIPTOR.values
+        if value.name != "STOP_REASON_UNSPECIFIED"
+    }
