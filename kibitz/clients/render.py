@@ -1,9 +1,10 @@
-"""Human-readable text for search answers (progress lines, result tables); a score's text
-is `str(score)` (values.Score)."""
+"""Human-readable text for search answers (progress lines, result tables) and sessions; a
+score's text is `str(score)` (values.Score)."""
 
 from __future__ import annotations
 
 from kibitz.clients.values import Info, Result, RootMove
+from kibitz.v1 import engine_pb2 as pb
 
 
 def _count(n: int) -> str:
@@ -49,3 +50,34 @@ def result_text(result: Result, pv_moves: int = 12) -> str:
             line = " ".join(root.pv[:pv_moves]) + (" ..." if len(root.pv) > pv_moves else "")
             lines.append(f"  {root.move:<{width}}  {root.score:>12}  {line}")
     return "\n".join(lines)
+
+
+def queued_line(info: Info) -> str:
+    """The line for the Info that opens the stream of a search that waited for a slot."""
+    return f"queued for {info.queued:.2f}s (every search slot was busy)"
+
+
+def sessions_table(sessions: list[pb.Session]) -> str:
+    """Sessions as a table: id, game, engine, whether searching, searches, idle time, owner."""
+    header = ("id", "game", "engine", "searching", "searches", "idle", "owner")
+    rows = [
+        (
+            session.id,
+            session.game,
+            session.engine,
+            "yes" if session.searching else "no",
+            str(session.searches),
+            f"{session.idle_seconds:.0f}s",
+            session.owner,
+        )
+        for session in sessions
+    ]
+    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
+    right = {4, 5}  # numbers
+    return "\n".join(
+        "  ".join(
+            cell.rjust(width) if i in right else cell.ljust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in (header, *rows)
+    )
