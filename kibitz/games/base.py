@@ -154,10 +154,12 @@ class Game(ABC):
     def format_line(self, moves: Sequence[Move]) -> list[str]:
         """Format a sequence of moves starting from this position (the position is unchanged)."""
         out: list[str] = []
-        for move in moves:
+        last = len(moves) - 1
+        for index, move in enumerate(moves):
             out.append(self.format_move(move))
-            self.play(move)
-        for _ in moves:
+            if index < last:  # the last move needs no playing: nothing follows it
+                self.play(move)
+        for _ in range(last):
             self.undo()
         return out
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from kibitz.engines import (
@@ -31,8 +32,10 @@ _BOUNDS = {Bound.EXACT: pb.Score.EXACT, Bound.LOWER: pb.Score.LOWER, Bound.UPPER
 _STOP_REASONS = {reason: pb.Result.StopReason.Value(reason.name) for reason in StopReason}
 
 
+@functools.lru_cache(maxsize=4096)
 def score_to_pb(score: Score, player: int) -> pb.Score:
-    """`score` (from the side to move, `player`) on the wire."""
+    """`score` (from the side to move, `player`) on the wire; shared between calls (a
+    message assigned to a field is copied), since a Result holds one per root move."""
     message = pb.Score(
         kind=_KINDS[score.kind],
         centi=score.value,

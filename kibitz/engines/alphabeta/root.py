@@ -28,6 +28,10 @@ from kibitz.games import Game, Move
 ASPIRATION_GROWTH = 4
 """Factor by which an aspiration window widens after a fail."""
 
+STATIC_MOVES = 256
+"""Root moves a search cut before its first iteration ranks and answers with (the moves in
+search order; `static_values`)."""
+
 OK, FAIL_LOW, FAIL_HIGH = 0, 1, 2
 """How a pass over the root ended (`RootSearch.search_root`)."""
 
@@ -251,10 +255,11 @@ class RootSearch:
     def static_lines(self, lower: int, upper: int, best: Line | None) -> list[Line]:
         """Root lines ranked without searching (for a search cut short before any result:
         the deadline may have passed): the move with the best proven lower bound first,
-        the others by static evaluation, all with the proven upper bound if there is one."""
+        the others by static evaluation, all with the proven upper bound if there is one;
+        only the first STATIC_MOVES in search order (the others count as not searched)."""
         values = self.static_values()
         lines = []
-        for root in self.roots:
+        for root in self.roots[:STATIC_MOVES]:
             line = Line(root.move)
             line.score = values[root.move]
             line.bound = EXACT
@@ -270,16 +275,19 @@ class RootSearch:
         return lines
 
     def static_values(self) -> dict[Move, int]:
-        """Each root move's value by the rules or the static evaluation (computed once)."""
+        """The first STATIC_MOVES root moves' values, in search order, by the rules or the
+        static evaluation (computed once). On a very wide root (Nim with 16 heaps of 1000
+        has 16000 moves) evaluating, and then answering with, every move would cost more
+        than the search it stands in for."""
         if self._static_values is None:
             state = self.state
-            self._static_values = {}
-            for root in self.roots:
+            values = self._static_values = {}
+            for root in self.roots[:STATIC_MOVES]:
                 state.play(root.move)
                 if state.is_terminal():
-                    self._static_values[root.move] = -terminal_value(state, 1)
+                    values[root.move] = -terminal_value(state, 1)
                 else:
-                    self._static_values[root.move] = -clamped_evaluation(state)
+                    values[root.move] = -clamped_evaluation(state)
                 state.undo()
         return self._static_values
 
