@@ -3,7 +3,7 @@ polling, the Info cadence, the root move list, and the answers for positions whe
 is nothing to search. Alpha-beta uses it now; MCTS and expectiminimax use it next
 (docs/architecture.md, "The search driver").
 
-An engine polls `SearchDriver.stop_reason()` every few hundred nodes (at `next_check()`),
+An engine polls `SearchDriver.stop_reason()` every few milliseconds (at `next_check()`),
 asks `step_allowed()` before each new iteration (or batch of playouts), and sends its
 progress through `report()`, which keeps the cadence of periodic Info messages.
 """
@@ -17,11 +17,14 @@ from kibitz.engines.timeman import TimeManager
 from kibitz.engines.types import Info, Limits, Result, RootMove, Score, ScoreKind, StopReason
 from kibitz.games import Game, Move
 
+POLL_SECONDS = 0.005
+"""How often a search polls its limits, at least (as far as its node rate tells)."""
+
 
 class SearchDriver:
     """Limits, clock and progress reporting of one search."""
 
-    __slots__ = ("context", "last_info", "node_limit", "time")
+    __slots__ = ("_last_poll", "context", "last_info", "node_limit", "time")
 
     def __init__(self, state: Game, limits: Limits, context: SearchContext) -> None:
         self.context = context
@@ -30,6 +33,8 @@ class SearchDriver:
         """Nodes after which the search stops (None: no limit; ignored when infinite)."""
         self.last_info = 0.0
         """Seconds into the search of the latest Info."""
+        self._last_poll = (0.0, 0)
+        """(elapsed, nodes) at the latest `next_check`."""
 
     def elapsed(self) -> float:
         return self.time.elapsed()
@@ -49,8 +54,19 @@ class SearchDriver:
             return StopReason.TIME
         return None
 
-    def next_check(self, nodes: int, every: int) -> int:
-        """The node count of the next poll: `every` nodes on, or the node limit if sooner."""
+    def next_check(self, nodes: int, elapsed: float, most: int) -> int:
+        """The node count of the next poll, at `nodes` and `elapsed` seconds: at most `most`
+        nodes on, fewer where nodes have been slow (a node of a 16000-move Nim position
+        costs milliseconds) so that polls come about every POLL_SECONDS; never past the node
+        limit. The first poll comes at the first node."""
+        last_elapsed, last_nodes = self._last_poll
+        self._last_poll = (elapsed, nodes)
+        every = 1
+        if nodes > last_nodes and elapsed > last_elapsed:
+            rate = (nodes - last_nodes) / (elapsed - last_elapsed)
+            every = max(1, min(most, int(rate * POLL_SECONDS)))
+        elif nodes > 0:
+            every = most
         following = nodes + every
         limit = self.node_limit
         if limit is not None and nodes < limit < following:

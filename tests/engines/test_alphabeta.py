@@ -303,15 +303,20 @@ def test_node_limit_is_respected() -> None:
 
 def test_stop_signal_returns_a_completed_iteration() -> None:
     game = ConnectFour.from_position("")
-    for polls in (0, 1, 3, 10):
+    depths = []
+    for polls in (0, 1, 3, 10, 40):
         stop = CountingStop(polls + 1)  # the first poll happens before the search starts
         result, infos = run(game, Limits(infinite=True), stop=stop)
         assert result.best_move in game.legal_moves()
-        assert result.depth >= 1
-        assert result.depth == infos[-1].depth
-        assert result.best_move == infos[-1].pv[0]
         assert stop.calls <= polls + 3
         assert result.stop_reason == "stopped"
+        if result.depth:  # the deepest completed iteration's answer
+            assert result.depth == infos[-1].depth
+            assert result.best_move == infos[-1].pv[0]
+        else:  # stopped within depth 1: ranked without a search
+            assert infos == [] and len(result.root_moves) == 7
+        depths.append(result.depth)
+    assert depths == sorted(depths) and depths[-1] >= 2
 
 
 def test_stop_before_start_still_gives_a_move() -> None:

@@ -119,7 +119,7 @@ class RootSearch:
         self.iteration_nodes: list[int] = []
         self._static_values: dict[Move, int] | None = None
         nodes.check = self.poll
-        nodes.next_check = driver.next_check(0, check_every)
+        nodes.next_check = driver.next_check(0, 0.0, check_every)
 
     # -- iterative deepening ------------------------------------------------------------------
 
@@ -347,7 +347,7 @@ class RootSearch:
                 self.report(depth, score, line, 1, elapsed)
             except Exception as exc:
                 raise Abort(ply, None, exc) from exc
-        nodes.next_check = driver.next_check(nodes.nodes, self.check_every)
+        nodes.next_check = driver.next_check(nodes.nodes, elapsed, self.check_every)
 
     def report(self, depth: int, score: Score, pv: list[Move], multipv: int, elapsed: float):
         nodes = self.nodes
