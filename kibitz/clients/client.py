@@ -419,13 +419,47 @@ class Client:
     ) -> SearchStream:
         """A one-shot search without a session (`engine` empty = the game's default), under
         `limits` or limits given as keywords, not both; `priority` as in `Session.search`."""
-        request = pb.AnalyzeRequest(
-            game=game,
-            engine=engine,
-            options=_option_texts(options or {}),
-            position=position,
-            moves=_moves(moves),
-            limits=_limits(limits, limit_keywords),
-            priority=_priority(priority),
+        request = _analyze_request(
+            game, position, moves, engine, options, limits, priority, limit_keywords
         )
         return SearchStream(self.stub.Analyze(request))
+
+    async def analyze_result(
+        self,
+        game: str,
+        position: str = "",
+        moves: Iterable[str] = (),
+        *,
+        engine: str = "",
+        options: Mapping[str, Any] | None = None,
+        limits: Limits | None = None,
+        priority: int = 0,
+        **limit_keywords: Any,
+    ) -> Result:
+        """`analyze` without the progress stream (the AnalyzeResult RPC): just its Result,
+        at about half the cost of a stream for a short search."""
+        request = _analyze_request(
+            game, position, moves, engine, options, limits, priority, limit_keywords
+        )
+        return Result.from_pb(await self.call("AnalyzeResult", request, timeout=None))
+
+
+def _analyze_request(
+    game: str,
+    position: str,
+    moves: Iterable[str],
+    engine: str,
+    options: Mapping[str, Any] | None,
+    limits: Limits | None,
+    priority: int,
+    limit_keywords: Mapping[str, Any],
+) -> pb.AnalyzeRequest:
+    return pb.AnalyzeRequest(
+        game=game,
+        engine=engine,
+        options=_option_texts(options or {}),
+        position=position,
+        moves=_moves(moves),
+        limits=_limits(limits, limit_keywords),
+        priority=_priority(priority),
+    )

@@ -246,3 +246,29 @@ class SyncClient:
             )
 
         return SyncSearch(self._runner, self._runner.run(start()))
+
+    def analyze_result(
+        self,
+        game: str,
+        position: str = "",
+        moves: Iterable[str] = (),
+        *,
+        engine: str = "",
+        options: Mapping[str, Any] | None = None,
+        limits: Limits | None = None,
+        priority: int = 0,
+        **limit_keywords: Any,
+    ) -> Result:
+        """See Client.analyze_result."""
+        return self._runner.run(
+            self._client.analyze_result(
+                game,
+                position,
+                moves,
+                engine=engine,
+                options=options,
+                limits=limits,
+                priority=priority,
+                **limit_keywords,
+            )
+        )

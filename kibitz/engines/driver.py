@@ -24,7 +24,7 @@ POLL_SECONDS = 0.005
 class SearchDriver:
     """Limits, clock and progress reporting of one search."""
 
-    __slots__ = ("_last_poll", "context", "last_info", "node_limit", "time")
+    __slots__ = ("_last_poll", "began", "context", "last_info", "node_limit", "time")
 
     def __init__(self, state: Game, limits: Limits, context: SearchContext) -> None:
         self.context = context
@@ -34,6 +34,9 @@ class SearchDriver:
         self.last_info = 0.0
         """Seconds into the search of the latest Info."""
         self._last_poll = (0.0, 0)
+        self.began = self.time.elapsed()
+        """When the engine itself began, in `elapsed()` seconds (later than 0 when the
+        request waited in a queue): rates count from here."""
         """(elapsed, nodes) at the latest `next_check`."""
 
     def elapsed(self) -> float:
@@ -107,7 +110,8 @@ class SearchDriver:
         **extra: object,
     ) -> Info:
         """An Info with its rate computed; `extra` fills the optional fields."""
-        nps = int(nodes / elapsed) if elapsed > 0 else 0
+        running = elapsed - self.began
+        nps = int(nodes / running) if running > 0 else 0
         return Info(depth, seldepth, score, nodes, nps, elapsed, list(pv), **extra)
 
 

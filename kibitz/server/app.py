@@ -94,6 +94,9 @@ def _tls_credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
         key = Path(config.tls_key).read_bytes()
     except OSError as exc:
         raise ValueError(f"cannot read {exc.filename}: {exc.strerror}") from None
+    for path, text, what in ((config.tls_cert, chain, "CERTIFICATE"), (config.tls_key, key, "KEY")):
+        if b"-----BEGIN" not in text or what.encode() not in text:
+            raise ValueError(f"{path} holds no PEM {what.lower()}")
     return grpc.ssl_server_credentials([(key, chain)])
 
 

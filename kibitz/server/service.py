@@ -139,7 +139,7 @@ class EngineService(pb_grpc.EngineServiceServicer):
             searches=session.searches,
             idle_timeout_seconds=self.config.idle_timeout,
             owner=session.owner,
-            idle_seconds=max(0.0, time.monotonic() - session.last_used),
+            idle_seconds=0.0 if session.searching else time.monotonic() - session.last_used,
         )
 
     async def _configured_worker(self, setup: tuple[str, str, dict[str, Any]]) -> Worker:

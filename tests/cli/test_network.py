@@ -260,6 +260,7 @@ def test_a_priority_outside_int32_is_refused_before_sending():
         (["--auth-tokens", "{short}"], r"line 1: the token of alice is shorter than 16"),
         (["--tls-cert", "{cert}"], r"TLS needs both --tls-cert and --tls-key"),
         (["--tls-cert", "{cert}", "--tls-key", "{missing}"], r"cannot read \S+: No such file"),
+        (["--tls-cert", "{short}", "--tls-key", "{short}"], r"short.txt holds no PEM certificate"),
     ],
 )
 def test_serve_refuses_bad_credential_files_in_one_line(tmp_path, credentials, flags, complaint):

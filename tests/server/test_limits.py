@@ -153,6 +153,12 @@ async def test_a_tiny_analysis_runs_inline_beside_a_full_queue(make_server):
 async def test_inline_and_worker_searches_are_the_same_search(client_for):
     async with client_for() as client:
         inline = await client.analyze("connect4", moves=["4453"], depth=2)  # 49 nodes
+        alone = await client.analyze_result("connect4", moves=["4453"], depth=2)
+        assert (alone.nodes, alone.pv, alone.root_moves) == (
+            inline.nodes,
+            inline.pv,
+            inline.root_moves,
+        )
         async with await client.open("connect4") as session:
             in_worker = await session.search(moves=["4453"], depth=2)
     assert (inline.nodes, inline.pv, inline.score, inline.root_moves) == (

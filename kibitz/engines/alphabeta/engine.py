@@ -221,7 +221,7 @@ class AlphaBeta(Engine):
             "tt_probes": float(table.probes),
             "solved": 1.0 if solved else 0.0,
             "hashfull": float(table.hashfull()),
-            "nps": nodes.nodes / elapsed if elapsed > 0 else 0.0,
+            "nps": nodes.nodes / (elapsed - driver.began) if elapsed > driver.began else 0.0,
             "kernel": 1.0 if kernel is not None else 0.0,
         }
         counts = root.iteration_nodes
