@@ -1,4 +1,5 @@
-"""`python -m benchmarks`: the service round-trip benchmark, then Connect Four solving.
+"""`python -m benchmarks`: the service (round trips and load, benchmarks/load.py), then
+Connect Four solving.
 
 Everything runs under ``if __name__ == "__main__"``: the Connect Four peers start their child
 processes from a forkserver, which re-imports this module in every child.
@@ -16,10 +17,13 @@ from kibitz.clients import argtypes
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
+    from benchmarks import load  # here, not at the top: see the docstring
+
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks",
-        description="kibitz benchmarks: service round trips over loopback, then Connect Four "
-        "solving on Pons's test sets next to easyAI and OpenSpiel (see benchmarks/README.md).",
+        description="kibitz benchmarks: the service over loopback (round trips, then 16 and 64 "
+        "clients searching at once), then Connect Four solving on Pons's test sets next to "
+        "easyAI and OpenSpiel (see benchmarks/README.md).",
     )
     parser.add_argument(
         "--quick", action="store_true", help="small samples and short caps: a smoke run"
@@ -56,7 +60,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--no-peers", action="store_true", help="Connect Four without peers")
     parser.add_argument(
-        "--no-service", action="store_true", help="skip the service round-trip benchmark"
+        "--load-seconds",
+        type=argtypes.positive_seconds,
+        metavar="S",
+        help=f"wall time of the load for each number of clients, seconds (default "
+        f"{load.LOAD_SECONDS:g}, --quick {load.QUICK_LOAD_SECONDS:g})",
+    )
+    parser.add_argument(
+        "--no-load",
+        "--no-service",
+        dest="no_load",
+        action="store_true",
+        help="skip the service benchmark (round trips and load)",
     )
     parser.add_argument(
         "--no-connect4", action="store_true", help="skip the Connect Four benchmark"
@@ -67,10 +82,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str]) -> None:
     args = parse_args(argv)
     start = time.perf_counter()
-    if not args.no_service:
-        from benchmarks import service
+    if not args.no_load:
+        from benchmarks import load
 
-        service.run(50 if args.quick else 200)
+        load.run(quick=args.quick, load_seconds=args.load_seconds)
     if not args.no_connect4:
         from benchmarks import connect4
 
