@@ -36,8 +36,7 @@ from pathlib import Path
 
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from kibitz.clients import Client, KibitzError, Result
-from kibitz.v1 import engine_pb2 as pb
+from kibitz.clients import Client, KibitzError
 
 MOVE_TIME = 0.3
 """Seconds per search in the load benchmark."""
@@ -234,20 +233,13 @@ def _ms(seconds: float) -> str:
 def _round_trip_calls(client: Client) -> dict[str, Callable[[], Awaitable[object]]]:
     """The calls timed, by the name they have in the table; the health check first."""
     health = health_pb2_grpc.HealthStub(client._channel)  # the same channel as the client's
-
-    def analyze_result(game: str, depth: int) -> Callable[[], Awaitable[Result]]:
-        request = pb.AnalyzeRequest(game=game, limits=pb.Limits(depth=depth))
-
-        async def call() -> Result:  # typed, as client.analyze answers
-            return Result.from_pb(await client.stub.AnalyzeResult(request))
-
-        return call
-
     return {
         "Health Check (grpc.health.v1)": lambda: health.Check(health_pb2.HealthCheckRequest()),
         "ListGames": client.games,
         "Analyze tictactoe depth 1 (inline)": lambda: client.analyze("tictactoe", depth=1),
-        "AnalyzeResult tictactoe depth 1 (inline)": analyze_result("tictactoe", 1),
+        "AnalyzeResult tictactoe depth 1 (inline)": lambda: client.analyze_result(
+            "tictactoe", depth=1
+        ),
         "Analyze connect4 depth 1 (inline)": lambda: client.analyze("connect4", depth=1),
         "Analyze tictactoe depth 6 (worker)": lambda: client.analyze("tictactoe", depth=6),
     }
