@@ -300,8 +300,8 @@ def round_trips(calls: int) -> tuple[dict[str, list[float]], list[FirstCalls]]:
 def print_round_trips(times: dict[str, list[float]], rows: list[FirstCalls], calls: int) -> None:
     base = statistics.median(next(iter(times.values())))
     print(
-        f"\nRound trips over loopback to `kibitz serve` (default flags): {calls} calls each, "
-        f"interleaved, after {WARM_UP} warm-up calls each"
+        f"\nRound trips over loopback to `kibitz serve` (default flags; {calls} calls each, "
+        "interleaved)"
     )
     print(f"{'call':<40} {'median ms':>10} {'p90 ms':>8} {'x health':>9}")
     for name, sample in times.items():
@@ -326,7 +326,7 @@ def print_round_trips(times: dict[str, list[float]], rows: list[FirstCalls], cal
         )
     print(
         "first ms: median over the fresh servers (range: all of them); next ms: median of the "
-        f"next {NEXT_CALLS} calls, medians over the servers."
+        f"next {NEXT_CALLS}\n  calls, the median over the servers."
     )
 
 
@@ -450,14 +450,14 @@ async def _load(server: ServerProcess, load: Load) -> None:
                 memory = await asyncio.to_thread(tree_memory, server.pid)
                 if memory.rss_kb > load.peak.rss_kb:
                     load.peak = memory
-                await asyncio.sleep(1.0)
+                await asyncio.sleep(max(0.0, min(1.0, end - time.perf_counter())))
 
         await asyncio.gather(
             *(search(index, session) for index, session in enumerate(sessions)),
             list_games(),
             sample_memory(),
         )
-        load.tail = time.perf_counter() - end
+        load.tail = max((answer.done for answer in load.answers), default=end) - end
         load.client_cpu = _own_cpu() - client_cpu
         busy, stolen = machine_cpu()
         load.machine_cpu = (busy - machine[0], stolen - machine[1])
@@ -580,7 +580,7 @@ ROWS: tuple[tuple[str, Callable[[Load], str]], ...] = (
     ("sessions opened", _opened),
     ("searches answered in the window", lambda load: str(load.in_window)),
     ("searches per second", lambda load: f"{load.in_window / load.seconds:.2f}"),
-    ("late p50 ms", _late(50)),
+    ("late p50 ms (< 0: before the deadline)", _late(50)),
     ("late p99 ms", _late(99)),
     ("late max ms", _late(100)),
     ("waited in the queue (queued_ms > 0)", _queued),
@@ -605,11 +605,11 @@ ROWS: tuple[tuple[str, Callable[[Load], str]], ...] = (
 def print_loads(loads: Sequence[Load]) -> None:
     first = loads[0]
     print(
-        f"\nLoad: N clients, each its own connect4 session, searching back to back at "
-        f"{first.move_time:g} s a move for {first.seconds:g} s, while one more client calls "
-        "ListGames in a loop"
+        f"\nLoad: N clients, each with its own connect4 session, searching back to back at "
+        f"{first.move_time:g} s a move\nfor {first.seconds:g} s while one more client calls "
+        f"ListGames in a loop; kibitz serve with {os.cpu_count()} search slots\n"
+        "(--max-searches = CPUs), queue 64, and"
     )
-    print(f"kibitz serve with {os.cpu_count()} search slots (--max-searches = CPUs), queue 64, and")
     for load in loads:
         print(f"  N={load.clients}: {' '.join(load.flags) or '(default flags)'}")
     table = [(name, [cell(load) for load in loads]) for name, cell in ROWS]
@@ -618,14 +618,15 @@ def print_loads(loads: Sequence[Load]) -> None:
     print(f"{'':<{width}}" + "".join(f"  {f'N={load.clients}':>{cells}}" for load in loads))
     for name, values in table:
         print(f"{name:<{width}}" + "".join(f"  {value:>{cells}}" for value in values))
+    cores = os.cpu_count()
     print(
-        "late: when the Result arrived, after the search's own deadline (the time its Search "
-        "call was sent + the\n  move time); every search sent within the window counts, also "
-        "those answered after it.\nRSS / PSS: VmRSS / Pss summed over the server, its "
-        "forkserver and workers (RSS counts a shared page\n  in each process, PSS splits it "
-        "among them); sampled every second.\nCPU s: used from the start of the window to the last "
-        f"answer ({os.cpu_count()} cores: at most {os.cpu_count()} CPU seconds a second); "
-        "machine busy\n  beyond the three others is someone else's work."
+        "late: when the Result arrived, against the search's own deadline (the time its Search "
+        "call was\n  sent + the move time; < 0: before it); every search sent within the window "
+        "counts, also those\n  answered after it.\n"
+        "RSS / PSS: VmRSS / Pss summed over the server, its forkserver and workers (RSS counts a "
+        "shared\n  page in each process, PSS splits it among them); sampled every second.\n"
+        f"CPU s: from the start of the window to the last answer ({cores} cores: at most {cores} "
+        "CPU seconds a\n  second); machine busy beyond the three others is someone else's work."
     )
     for load in loads:
         if load.problems:
