@@ -14,7 +14,7 @@ Search call was sent plus the move time), the queue, errors by status code, List
 latency meanwhile, and the resident memory of the server and its worker processes.
 
 The server runs as its own process (never in this one: the GIL would be shared with the
-clients); `run()` starts one per table row and stops it with SIGTERM.
+clients); each measurement starts one of its own and stops it with SIGTERM.
 """
 
 from __future__ import annotations
@@ -483,9 +483,14 @@ def load_flags(clients: int) -> tuple[str, ...]:
 
 def run_load(clients: int, seconds: float, move_time: float = MOVE_TIME) -> Load:
     load = Load(clients, load_flags(clients), seconds, move_time)
-    with ServerProcess(*load.flags) as server:
+    server = ServerProcess(*load.flags)
+    try:
         asyncio.run(_load(server, load))
-        load.problems = server.problems()
+    finally:
+        code = server.stop()
+    load.problems = server.problems()
+    if code:
+        load.problems.append(f"kibitz serve exited with code {code} on SIGTERM")
     return load
 
 
