@@ -87,7 +87,8 @@ class SearchDriver:
         tm = self.time
         if tm.soft is None and tm.hard is None:
             return None
-        return None if tm.can_start_iteration(tm.elapsed(), growth) else StopReason.TIME
+        allowed = tm.can_start_iteration(tm.elapsed(), growth, self.began)
+        return None if allowed else StopReason.TIME
 
     def info_due(self, elapsed: float) -> bool:
         """Whether a periodic Info is due `elapsed` seconds into the search."""

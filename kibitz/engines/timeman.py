@@ -91,12 +91,14 @@ class TimeManager:
     def hard_passed(self, elapsed: float) -> bool:
         return self.hard is not None and elapsed >= self.hard
 
-    def can_start_iteration(self, elapsed: float, branching: float) -> bool:
+    def can_start_iteration(self, elapsed: float, branching: float, began: float = 0.0) -> bool:
         """Whether a new iteration is worth starting, `elapsed` seconds into the search.
 
         No after the soft deadline, nor when the next iteration is predicted to run past the
-        hard deadline (its cost estimated as `elapsed * branching`).
+        hard deadline: the search so far, from `began` (when the engine started, later than
+        0 when the request waited in a queue), times `branching`.
         """
         if self.soft is not None and elapsed > self.soft:
             return False
-        return not (self.hard is not None and elapsed * max(branching, 1.0) > self.hard)
+        finish = began + (elapsed - began) * max(branching, 1.0)
+        return not (self.hard is not None and finish > self.hard)

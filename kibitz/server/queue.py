@@ -3,8 +3,9 @@
 At most `slots` searches run at once; the next ones wait, highest priority first and
 first come first served among equals (like KataGo's analysis queries), up to `capacity`
 waiting; beyond that a search is refused with RESOURCE_EXHAUSTED. A waiting search whose
-`give_up` event is set (a Stop, shutdown) leaves the queue and runs at once without a slot:
-its engine answers immediately with its best move so far.
+`give_up` event is set (a Stop, shutdown), or whose deadline passes while it waits, leaves
+the queue and runs at once without a slot: its engine answers immediately with its best
+move so far, so that waiting never makes an answer later than its time limit.
 """
 
 from __future__ import annotations
@@ -36,22 +37,28 @@ class SearchQueue:
 
     @contextlib.asynccontextmanager
     async def slot(
-        self, priority: int = 0, give_up: asyncio.Event | None = None
+        self,
+        priority: int = 0,
+        give_up: asyncio.Event | None = None,
+        deadline: float | None = None,
     ) -> AsyncIterator[float]:
-        """Hold a search slot for the block; yields the seconds it waited in the queue
-        (0.0 when a slot was free at once)."""
+        """Hold a search slot for the block (or run without one, see the module docstring);
+        yields the seconds it waited in the queue (0.0 when a slot was free at once).
+        `deadline`: the loop time at which a waiting search stops waiting."""
         loop = asyncio.get_running_loop()
         start = loop.time()
         queued = self.running >= self.slots or self.waiting > 0
-        holding = await self._acquire(priority, give_up)
+        holding = await self._acquire(priority, give_up, deadline)
         try:
             yield loop.time() - start if queued else 0.0
         finally:
             if holding:
                 self._release()
 
-    async def _acquire(self, priority: int, give_up: asyncio.Event | None) -> bool:
-        """True once a slot is ours; False when `give_up` was set while waiting."""
+    async def _acquire(
+        self, priority: int, give_up: asyncio.Event | None, deadline: float | None
+    ) -> bool:
+        """True once a slot is ours; False when it gave up waiting (`give_up`, `deadline`)."""
         if self.running < self.slots and not self.waiting:
             self.running += 1
             return True
@@ -66,6 +73,8 @@ class SearchQueue:
         waiters = [future]
         if give_up is not None:
             waiters.append(asyncio.ensure_future(give_up.wait()))
+        if deadline is not None:
+            waiters.append(asyncio.ensure_future(_sleep_until(deadline)))
         try:
             await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
         except asyncio.CancelledError:  # the call went away while waiting
@@ -95,3 +104,7 @@ class SearchQueue:
     def _forget_done(self) -> None:
         self._waiting = [entry for entry in self._waiting if not entry[2].done()]
         heapq.heapify(self._waiting)
+
+
+async def _sleep_until(when: float) -> None:
+    await asyncio.sleep(max(0.0, when - asyncio.get_running_loop().time()))

@@ -244,7 +244,9 @@ class EngineService(pb_grpc.EngineServiceServicer):
         session.searching = True
         session.stop_requested.clear()
         try:
-            async with self.queue.slot(request.priority, session.stop_requested) as waited:
+            async with self.queue.slot(
+                request.priority, session.stop_requested, _queue_deadline(job, started)
+            ) as waited:
                 if waited:
                     yield _queued_info(waited)
                 async with session.lock:
@@ -298,7 +300,9 @@ class EngineService(pb_grpc.EngineServiceServicer):
         stop = asyncio.Event()
         self._analyses[stop] = None
         try:
-            async with self.queue.slot(request.priority, stop) as waited:
+            async with self.queue.slot(
+                request.priority, stop, _queue_deadline(job, started)
+            ) as waited:
                 if waited and progress:
                     yield _queued_info(waited)
                 worker = self._analyses[stop] = await self.pool.take()
@@ -394,6 +398,11 @@ class EngineService(pb_grpc.EngineServiceServicer):
     async def close(self) -> None:
         await self.sessions.close_all()
         await self.pool.close()
+
+
+def _queue_deadline(job: SearchJob, started: float) -> float | None:
+    """When a search of `job` stops waiting for a slot: its own time limit's deadline."""
+    return None if job.deadline is None or not job.timed else started + job.deadline
 
 
 def _queued_info(waited: float) -> pb.SearchResponse:

@@ -55,6 +55,8 @@ def test_time_manager_with_a_fake_clock() -> None:
     assert manager.can_start_iteration(0.1, branching=3.0)
     assert not manager.can_start_iteration(0.5, branching=3.0)  # predicted not to finish
     assert not manager.can_start_iteration(0.99, branching=1.0)  # past the soft deadline
+    # after waiting 0.4 s in a queue, 0.1 s of search predicts 0.3 s more, not 1.5 s
+    assert manager.can_start_iteration(0.5, branching=3.0, began=0.4)
     now[0] = 10.5
     assert manager.elapsed() == pytest.approx(0.5)
     assert not manager.hard_passed(manager.elapsed())

@@ -169,6 +169,18 @@ async def test_inline_and_worker_searches_are_the_same_search(client_for):
     )
 
 
+async def test_a_search_whose_time_runs_out_in_the_queue_is_answered_then(make_server):
+    server = make_server(max_searches=1)
+    async with Client(server.address) as client:
+        session = await client.open("connect4")
+        _, running = await first_info(session.search(infinite=True))  # holds the only slot
+        result = await client.analyze("connect4", moves=["4453"], movetime=0.2)
+        assert result.stop_reason == "time" and result.best_move  # answered while it runs
+        assert result.stats["queued_ms"] > 0
+        await session.stop()
+        await drain(running)
+
+
 async def test_a_stop_answers_a_queued_search_at_once(make_server):
     server = make_server(max_searches=1)
     async with Client(server.address) as client:
