@@ -43,13 +43,38 @@ def result_text(result: Result, pv_moves: int = 12) -> str:
         f"   ({result.stop_reason})",
     ]
     if result.root_moves:
-        width = max(4, *(len(root.move) for root in result.root_moves))
+        roots = result.root_moves
+        width = max(4, *(len(root.move) for root in roots))
+        estimates = any(root.score.visits is not None for root in roots)
+        priors = any(root.prior is not None for root in roots)
         lines.append("")
-        lines.append(f"  {'move':<{width}}  {'score':>12}  line")
-        for root in result.root_moves:
+        lines.append(
+            f"  {'move':<{width}}  {'score':>12}{_estimate_header(estimates, priors)}  line"
+        )
+        for root in roots:
             line = " ".join(root.pv[:pv_moves]) + (" ..." if len(root.pv) > pv_moves else "")
-            lines.append(f"  {root.move:<{width}}  {root.score:>12}  {line}")
+            cells = _estimate_cells(root, priors) if estimates else ""
+            lines.append(f"  {root.move:<{width}}  {root.score:>12}{cells}  {line}")
     return "\n".join(lines)
+
+
+def _estimate_header(estimates: bool, priors: bool) -> str:
+    """The columns of Monte Carlo estimates (visits, win/draw/loss rates, prior), if any."""
+    if not estimates:
+        return ""
+    return f"  {'visits':>8}  {'win':>6}  {'draw':>6}  {'loss':>6}" + (
+        f"  {'prior':>6}" if priors else ""
+    )
+
+
+def _estimate_cells(root: RootMove, priors: bool) -> str:
+    score = root.score
+    cells = f"  {score.visits or 0:>8,}"
+    for rate in (score.win_probability, score.draw_probability, score.loss_probability):
+        cells += f"  {rate:>6.1%}" if rate is not None else f"  {'-':>6}"
+    if priors:
+        cells += f"  {root.prior:>6.1%}" if root.prior is not None else f"  {'-':>6}"
+    return cells
 
 
 def queued_line(info: Info) -> str:

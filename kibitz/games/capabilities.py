@@ -102,9 +102,14 @@ class Playout(Capability):
     capability_name: ClassVar[str] = "fast playouts (playout())"
 
     @abstractmethod
-    def playout(self, rng: random.Random) -> tuple[float, ...]:
+    def playout(
+        self, rng: random.Random, record: list[tuple[int, Move]] | None = None
+    ) -> tuple[float, ...]:
         """Play random moves (chance outcomes by their probabilities) to the end of the
-        game and return `returns()` there; the position is left unchanged."""
+        game and return `returns()` there; the position is left unchanged. `record`, when
+        given, gets each (player, move) of the playout in order (RAVE learns from them); a
+        game that decides a playout without playing it move by move (Hex fills the board
+        at once) records each player's stones as if played alternately."""
 
 
 class MovePriors(Capability):

@@ -8,11 +8,19 @@ bitboards: `current` (stones of the side to move) and `mask` (all stones).
 from __future__ import annotations
 
 import copy
+import random
 import re
 from typing import ClassVar
 
 from kibitz.games.base import Game, IllegalMoveError, Move, NotationError, quoted
-from kibitz.games.capabilities import Evaluation, HashKey, MoveOrdering, SolverHooks, Symmetry
+from kibitz.games.capabilities import (
+    Evaluation,
+    HashKey,
+    MoveOrdering,
+    Playout,
+    SolverHooks,
+    Symmetry,
+)
 
 WIDTH = 7
 HEIGHT = 6
@@ -144,7 +152,7 @@ def _weight(stones: int) -> int:
     return sum(weight * (stones & cells).bit_count() for weight, cells in WEIGHT_MASKS)
 
 
-class ConnectFour(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Symmetry):
+class ConnectFour(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Symmetry, Playout):
     """Connect Four, 7 columns by 6 rows; player 0 is x and moves first. Moves are columns 0..6."""
 
     name: ClassVar[str] = "connect4"
@@ -361,6 +369,31 @@ class ConnectFour(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Symmetry
         ]
         ranked.sort(reverse=True)
         return [_TIEBREAK_COLUMN[entry & 7] for entry in ranked]
+
+    def playout(
+        self, rng: random.Random, record: list[tuple[int, Move]] | None = None
+    ) -> tuple[float, ...]:
+        """Uniformly random columns to the end, on local bitboards (about 4x `play`)."""
+        if self._won:
+            return self.returns()
+        current, mask, moves = self._current, self._mask, self._moves
+        free = [col for col in range(WIDTH) if not mask & _TOP[col]]
+        draw = rng.random
+        while moves < _CELLS:
+            index = int(draw() * len(free))
+            col = free[index]
+            bit = (mask + _BOTTOM[col]) & _COLUMN[col]
+            if record is not None:
+                record.append((moves & 1, col))
+            if _has_four(current | bit):
+                return (1.0, -1.0) if moves & 1 == 0 else (-1.0, 1.0)
+            current ^= mask
+            mask |= bit
+            moves += 1
+            if bit & _TOP[col]:
+                free[index] = free[-1]
+                free.pop()
+        return (0.0, 0.0)
 
     def render(self) -> str:
         lines = []

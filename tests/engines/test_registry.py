@@ -48,9 +48,9 @@ def test_requirements_name_everything_a_game_lacks():
 
 def test_the_default_engine_is_the_games_own_or_the_first_that_can_play_it():
     assert default_engine_for(GAMES["connect4"]) is AlphaBeta
-    # Bare names alphabeta, which cannot play it: the first engine that can (the example
-    # plugin's random engine, which plays anything)
-    assert default_engine_for(Bare) is ENGINES["random"]
+    # Bare names alphabeta, which cannot play it: the first engine that can (mcts, built
+    # in before the example plugin's random engine, which plays anything too)
+    assert default_engine_for(Bare) is ENGINES["mcts"]
 
 
 class Sloppy(Engine):

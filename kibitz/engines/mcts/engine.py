@@ -1,0 +1,305 @@
+"""The `mcts` engine: options, the tree kept between searches, one search's loop and its
+answer in the shared score model (docs/engines.md, "mcts").
+
+The simulations themselves are in `simulation.py`, the tree in `tree.py`, tree reuse in
+`reuse.py`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from kibitz.engines.base import Engine, OptionSpec, Requirements, SearchContext
+from kibitz.engines.driver import SearchDriver, root_candidates, terminal_result, unsearched_result
+from kibitz.engines.mcts.reuse import find_subtree
+from kibitz.engines.mcts.simulation import NO_PLAYER, Settings, Simulations
+from kibitz.engines.mcts.tree import NODE_BYTES, Node
+from kibitz.engines.types import Bound, Limits, Result, RootMove, Score, ScoreKind, StopReason
+from kibitz.games import Game, Move
+
+CHECK_MOST = 256
+"""Simulations between two polls of the clock and the stop signal, at most."""
+
+
+class MCTS(Engine):
+    """Monte Carlo tree search; see the module docstring."""
+
+    name: ClassVar[str] = "mcts"
+    description: ClassVar[str] = (
+        "Monte Carlo tree search: UCT (PUCT where the game gives move priors), random "
+        "playouts (the game's own where it has them), MCTS-solver proofs of wins and losses, "
+        "optional RAVE, tree reuse between the moves of a session. Any number of players, "
+        "chance events sampled by their probabilities. Nodes are playouts; depth is the "
+        "average depth of the simulations in the tree, selective depth the deepest."
+    )
+    requires: ClassVar[Requirements] = Requirements()
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "Exploration",
+            "spin",
+            100,
+            "The exploration constant c of UCT (mean + c*sqrt(ln N / n)) or PUCT "
+            "(mean + c*prior*sqrt(N)/(1+n)), in hundredths (100 = 1.0); returns count from "
+            "-1 (loss) to +1 (win).",
+            min=0,
+            max=10_000,
+        ),
+        OptionSpec(
+            "FPU",
+            "spin",
+            1000,
+            "First-play urgency: the value, in hundredths of a return, an untried move "
+            "competes with in selection (PUCT adds its prior's exploration term). The "
+            "default 1000 tries every move once before any move twice (classic UCT); "
+            "lower values (e.g. 0) revisit good moves before trying the rest.",
+            min=-100,
+            max=1000,
+        ),
+        OptionSpec(
+            "Priors",
+            "check",
+            True,
+            "Select by PUCT with the game's move priors where it has them; off = UCT.",
+        ),
+        OptionSpec(
+            "Solver",
+            "check",
+            True,
+            "MCTS-solver: prove wins, losses and draws in the tree (two-player zero-sum "
+            "games without chance), never choose a proven loss, stop once the root is "
+            "proven.",
+        ),
+        OptionSpec(
+            "RAVE",
+            "check",
+            False,
+            "Rapid action value estimation: blend each move's mean with its all-moves-as-"
+            "first value, weighted by RAVEEquivalence (strong in Hex, weak in Connect Four).",
+        ),
+        OptionSpec(
+            "RAVEEquivalence",
+            "spin",
+            1000,
+            "RAVE's equivalence parameter k: a move's AMAF weight is sqrt(k / (3n + k)) after "
+            "n visits (about half at n = k/3).",
+            min=1,
+            max=1_000_000,
+        ),
+        OptionSpec(
+            "Reuse",
+            "check",
+            True,
+            "Keep the subtree of the position searched next when it follows the previous "
+            "search's position by up to 4 moves (the Result's stats say how many visits).",
+        ),
+        OptionSpec(
+            "TreeMemory",
+            "spin",
+            128,
+            f"Megabytes the tree may take (about {NODE_BYTES} bytes a node); when it is "
+            "full the search goes on with playouts from the tree's leaves without adding "
+            "nodes (stats: tree_full).",
+            min=1,
+            max=4096,
+        ),
+        OptionSpec(
+            "Seed",
+            "spin",
+            1,
+            "Seed of the random numbers, set at the start of every search: a search with "
+            "the same seed, position, tree and node limit gives the same result. 0 = a "
+            "fresh random seed for each search.",
+            min=0,
+            max=2**31 - 1,
+        ),
+    )
+
+    @classmethod
+    def memory_mb(cls, options: Mapping[str, Any]) -> int:
+        return int(options["TreeMemory"])
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        self._previous: tuple[Game, Node] | None = None
+        """The position of the previous search and its tree (for reuse)."""
+
+    def new_game(self) -> None:
+        self._previous = None
+
+    def settings(self) -> Settings:
+        options = self.options
+        return Settings(
+            exploration=options["Exploration"] / 100,
+            fpu=options["FPU"] / 100,
+            priors=options["Priors"],
+            solver=options["Solver"],
+            rave=options["RAVEEquivalence"] if options["RAVE"] else 0,
+            max_nodes=max(1, options["TreeMemory"] * 2**20 // NODE_BYTES),
+        )
+
+    def search(self, state: Game, limits: Limits, context: SearchContext) -> Result:
+        driver = SearchDriver(state, limits, context)
+        if state.is_terminal():
+            self._previous = None
+            return terminal_result(state, driver.elapsed())
+        candidates = root_candidates(state.legal_moves(), limits.search_moves)
+        if context.stop.is_set():
+            return unsearched_result(candidates[0], Score(ScoreKind.HEURISTIC), driver.elapsed())
+        root = self._reused_root(state) if not limits.search_moves else None
+        reused = root.visits if root is not None else 0
+        if root is None:
+            root = Node(None, NO_PLAYER)
+        seed = self.options["Seed"]
+        simulations = Simulations(
+            state,
+            root,
+            self.settings(),
+            random.Random(seed) if seed else random.Random(),
+            nodes=root.size(),
+            root_moves=candidates if limits.search_moves else None,
+        )
+        stop_reason = self._simulate(simulations, driver, limits)
+        elapsed = driver.elapsed()
+        self._report(simulations, driver, limits.multipv, elapsed)
+        # a restricted root lacks moves: no later search may reuse it
+        self._previous = None if limits.search_moves else (state.clone(), root)
+        root_moves = ranked_root_moves(state, root)
+        best = root_moves[0]
+        stats = {
+            "playouts": float(simulations.playouts),
+            "reused_visits": float(reused),
+            "tree_nodes": float(simulations.nodes),
+            "tree_full": 1.0 if simulations.full else 0.0,
+            "average_depth": _average_depth(simulations),
+            "solved": 1.0 if root.proven is not None else 0.0,
+        }
+        return Result(
+            best_move=best.move,
+            score=best.score,
+            pv=list(best.pv),
+            root_moves=root_moves,
+            nodes=simulations.playouts,
+            time=elapsed,
+            depth=round(_average_depth(simulations)),
+            seldepth=simulations.max_depth,
+            stop_reason=stop_reason,
+            stats=stats,
+        )
+
+    def _reused_root(self, state: Game) -> Node | None:
+        if self._previous is None or not self.options["Reuse"]:
+            return None
+        previous, root = self._previous
+        node = find_subtree(previous, root, state)
+        if node is not None:
+            node.move, node.mover, node.prior = None, NO_PLAYER, None
+        return node
+
+    def _simulate(
+        self, simulations: Simulations, driver: SearchDriver, limits: Limits
+    ) -> StopReason:
+        """Simulations until a limit is reached or the root is proven; why it ended."""
+        root = simulations.root
+        depth = None if limits.infinite else limits.depth
+        check_at = 0
+        while True:
+            if root.proven is not None:
+                return StopReason.SOLVED
+            playouts = simulations.playouts
+            if playouts >= check_at:
+                elapsed = driver.elapsed()
+                reason = driver.stop_reason(playouts, elapsed, first_step=playouts == 0)
+                if reason is not None:
+                    return reason
+                if depth is not None and playouts and simulations.depth_total >= depth * playouts:
+                    return StopReason.DEPTH
+                if driver.info_due(elapsed):
+                    self._report(simulations, driver, limits.multipv, elapsed)
+                check_at = driver.next_check(playouts, elapsed, CHECK_MOST)
+            simulations.run()
+
+    def _report(
+        self, simulations: Simulations, driver: SearchDriver, multipv: int, elapsed: float
+    ) -> None:
+        root_moves = ranked_root_moves(simulations.state, simulations.root)
+        for index, line in enumerate(root_moves[: max(1, multipv)], start=1):
+            driver.report(
+                driver.info(
+                    round(_average_depth(simulations)),
+                    simulations.max_depth,
+                    line.score,
+                    simulations.playouts,
+                    line.pv,
+                    elapsed,
+                    multipv=index,
+                    root_moves=root_moves if index == 1 else [],
+                )
+            )
+
+
+def ranked_root_moves(state: Game, root: Node) -> list[RootMove]:
+    """Every root move, best first: a proven win (the shortest), then by visits (ties by
+    mean; a proven draw goes first when the most visited move's mean is no better),
+    proven losses last (the longest first); untried moves after the tried ones."""
+    children = sorted(root.children, key=_rank, reverse=True)
+    draw = next((child for child in children if child.proven == 0), None)
+    if draw is not None and children[0].proven is None and children[0].mean <= 0:
+        children.remove(draw)
+        children.insert(0, draw)
+    moves = [
+        RootMove(child.move, child_score(child), principal_variation(child), child.prior)
+        for child in children
+    ]
+    for move in reversed(root.untried or []):
+        prior = root.priors.get(move) if root.priors else None
+        moves.append(RootMove(move, Score(ScoreKind.HEURISTIC, visits=0), [move], prior))
+    return moves
+
+
+def _rank(child: Node) -> tuple[int, int, int, float]:
+    proven = child.proven
+    if proven == 1:
+        return (2, -child.plies, child.visits, child.mean)
+    if proven == -1:
+        return (0, child.plies, child.visits, child.mean)
+    return (1, 0, child.visits, child.mean)
+
+
+def child_score(child: Node) -> Score:
+    """A root move's score, for the player making it (its mover)."""
+    visits = child.visits
+    win = child.wins / visits if visits else None
+    draw = child.draws / visits if visits else None
+    loss = 1.0 - win - draw if visits else None
+    estimates = {"win": win, "draw": draw, "loss": loss, "visits": visits}
+    if child.proven == 1:
+        return Score(ScoreKind.WIN, plies=child.plies + 1, **estimates)
+    if child.proven == -1:
+        return Score(ScoreKind.LOSS, plies=child.plies + 1, **estimates)
+    if child.proven == 0:
+        return Score(ScoreKind.DRAW, **estimates)
+    if child.optimistic == 0:  # the solver knows it cannot win
+        return Score(ScoreKind.DRAW, bound=Bound.UPPER, **estimates)
+    if child.pessimistic == 0:  # ... or that it cannot lose
+        return Score(ScoreKind.DRAW, bound=Bound.LOWER, **estimates)
+    return Score(ScoreKind.HEURISTIC, value=round(100 * child.mean), **estimates)
+
+
+def principal_variation(child: Node) -> list[Move]:
+    """`child`'s move, then the most visited children down the tree (a proven win
+    first)."""
+    line = [child.move]
+    node = child
+    while node.children:
+        node = max(node.children, key=_rank)
+        if not node.visits:
+            break
+        line.append(node.move)
+    return line
+
+
+def _average_depth(simulations: Simulations) -> float:
+    playouts = simulations.playouts
+    return simulations.depth_total / playouts if playouts else 0.0

@@ -1,0 +1,148 @@
+"""The search tree of `mcts`: nodes, their statistics, and the MCTS-solver's proofs.
+
+A node stands for the position after its `move`; its statistics are from the point of view
+of its `mover`, the player who made that move (CHANCE for a chance outcome), so that games
+with any number of players back up each player's own return. Children are made one at a
+time: `untried` holds the moves not yet tried, in the order they will be (the last first).
+
+Proofs (MCTS-solver, Winands, Björnsson & Saito 2008, with the score bounds of Cazenave &
+Saffidine 2010 so that draws are proven too; two-player zero-sum games without chance):
+`pessimistic` and `optimistic` bound the mover's result from here (+1 win, 0 draw, -1
+loss; a game's returns count by their sign). They meet when the result is proven, and
+`plies` is then the distance to the end of the game the proof found (not always the
+shortest).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+from kibitz.games import CHANCE, Game, Move
+
+NODE_BYTES = 400
+"""Bytes a node takes with its lists, measured with tracemalloc (tests/engines/test_mcts.py):
+the tree's memory bound counts this many per node."""
+
+
+class Node:
+    """One position of the tree; see the module docstring."""
+
+    __slots__ = (
+        "amaf",
+        "children",
+        "draws",
+        "move",
+        "mover",
+        "optimistic",
+        "pessimistic",
+        "player",
+        "plies",
+        "prior",
+        "priors",
+        "probabilities",
+        "total",
+        "untried",
+        "visits",
+        "wins",
+    )
+
+    def __init__(self, move: Move | None, mover: int, prior: float | None = None) -> None:
+        self.move = move
+        self.mover = mover
+        self.prior = prior
+        self.player: int | None = None
+        """The player to move here, once expanded."""
+        self.children: list[Node] = []
+        self.untried: list[Move] | None = None
+        """None until the node is expanded."""
+        self.probabilities: tuple[list[Move], list[float]] | None = None
+        """At a chance node: the outcomes and their cumulative probabilities."""
+        self.priors: dict[Move, float] | None = None
+        """The moves' priors, where the game gives them (PUCT)."""
+        self.amaf: dict[Move, list[float]] | None = None
+        """RAVE: per move of this position, [playouts, total return] of the simulations in
+        which the player to move here played it later (all moves as first)."""
+        self.visits = 0
+        self.total = 0.0
+        self.wins = 0
+        self.draws = 0
+        self.pessimistic = -1
+        self.optimistic = 1
+        self.plies = 0
+
+    @property
+    def proven(self) -> int | None:
+        """The mover's proven result (+1, 0, -1), or None."""
+        return self.pessimistic if self.pessimistic == self.optimistic else None
+
+    def prove(self, result: int, plies: int) -> None:
+        self.pessimistic = self.optimistic = result
+        self.plies = plies
+
+    @property
+    def mean(self) -> float:
+        """The mover's mean return (0 before any visit)."""
+        return self.total / self.visits if self.visits else 0.0
+
+    def child(self, move: Move) -> Node | None:
+        for child in self.children:
+            if child.move == move:
+                return child
+        return None
+
+    def size(self) -> int:
+        """Nodes in this subtree, this one included."""
+        return sum(1 for _ in self.walk())
+
+    def walk(self) -> Iterator[Node]:
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(node.children)
+
+
+def expand(node: Node, state: Game, moves: list[Move], priors: dict[Move, float] | None) -> None:
+    """Make `node` an inner node of `state` (not terminal): `moves` are tried in order."""
+    player = state.to_move()
+    node.player = player
+    if player == CHANCE:
+        outcomes = state.chance_outcomes()
+        cumulative = list(itertools.accumulate(probability for _, probability in outcomes))
+        node.probabilities = ([outcome for outcome, _ in outcomes], cumulative)
+        node.untried = []
+        return
+    if priors is not None:  # the likeliest is tried first (the last of `untried`)
+        node.priors = priors
+        moves = sorted(moves, key=priors.__getitem__)
+    else:
+        moves = moves[::-1]
+    node.untried = moves
+
+
+def update_bounds(node: Node) -> bool:
+    """Recompute `node`'s bounds from its children's (the player to move at `node` is their
+    mover: negamax); True if they changed. An untried move may still win or lose."""
+    best_pessimistic = best_optimistic = -1
+    if node.untried:
+        best_optimistic = 1
+    for child in node.children:
+        if child.pessimistic > best_pessimistic:
+            best_pessimistic = child.pessimistic
+        if child.optimistic > best_optimistic:
+            best_optimistic = child.optimistic
+    pessimistic, optimistic = -best_optimistic, -best_pessimistic
+    if pessimistic == node.pessimistic and optimistic == node.optimistic:
+        return False
+    node.pessimistic, node.optimistic = pessimistic, optimistic
+    if pessimistic == optimistic:
+        node.plies = 1 + _proof_plies(node, -pessimistic)
+    return True
+
+
+def _proof_plies(node: Node, result: int) -> int:
+    """The distance of the proof of `result` for the player to move at `node`: the shortest
+    win, the longest loss or draw among the children that prove it."""
+    plies = [child.plies for child in node.children if child.proven == result]
+    return min(plies) if result == 1 else max(plies)
