@@ -16,12 +16,16 @@ if platform.machine() in ("x86_64", "AMD64"):
 
 KERNELS = [
     Extension(
-        f"kibitz.engines.alphabeta.kernels.{name}",
-        [f"kibitz/engines/alphabeta/kernels/{name}.pyx"],
+        f"kibitz.engines.{package}.kernels.{name}",
+        [f"kibitz/engines/{package}/kernels/{name}.pyx"],
         extra_compile_args=FLAGS,
         optional=True,
     )
-    for name in ("_table", "_connect4")
+    for package, name in (
+        ("alphabeta", "_table"),
+        ("alphabeta", "_connect4"),
+        ("mcts", "_playouts"),
+    )
 ]
 
 setup(ext_modules=cythonize(KERNELS, compiler_directives={"language_level": 3}))

@@ -16,8 +16,8 @@ spec="."
 
 install_stamp() {
   {
-    cat pyproject.toml setup.py kibitz/engines/alphabeta/kernels/*.pyx kibitz/engines/alphabeta/kernels/*.pxd
-    ls kibitz/engines/alphabeta/kernels/*.so 2>/dev/null || true
+    cat pyproject.toml setup.py kibitz/engines/*/kernels/*.pyx kibitz/engines/*/kernels/*.pxd
+    ls kibitz/engines/*/kernels/*.so 2>/dev/null || true
   } | sha256sum | cut -d' ' -f1
 }
 

@@ -13,7 +13,7 @@ from toys import RandomTreeGame, solve
 from kibitz.engines import ENGINES
 from kibitz.engines.alphabeta import AlphaBeta
 from kibitz.engines.base import SearchContext
-from kibitz.engines.mcts import MCTS
+from kibitz.engines.mcts import MCTS, kernels
 from kibitz.engines.mcts.tree import NODE_BYTES
 from kibitz.engines.types import WIN_THRESHOLD, Bound, Info, Limits, ScoreKind, StopReason
 from kibitz.games import CHANCE, Game, Move
@@ -456,3 +456,16 @@ def test_rave_learns_from_every_move_of_a_simulation():
 
 def test_the_engine_is_registered():
     assert ENGINES["mcts"] is MCTS and MCTS.supports(Nim)
+
+
+@pytest.mark.skipif(not kernels.playout_for(ConnectFour), reason="the kernels were not built")
+@pytest.mark.parametrize("rave", [False, True], ids=["plain", "rave"])
+def test_compiled_playouts_are_the_python_playouts_move_for_move(rave):
+    for moves in ("", "4453", "44444432"):
+        state = ConnectFour.from_position(moves)
+        compiled, _ = run(state, Limits(nodes=3000), RAVE=rave, Seed=4)
+        python, _ = run(state, Limits(nodes=3000), RAVE=rave, Seed=4, Kernel=False)
+        assert visits(compiled) == visits(python) and compiled.pv == python.pv
+        assert [root.score for root in compiled.root_moves] == [
+            root.score for root in python.root_moves
+        ]

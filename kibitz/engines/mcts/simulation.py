@@ -15,6 +15,7 @@ import math
 import random
 from dataclasses import dataclass
 
+from kibitz.engines.mcts import kernels
 from kibitz.engines.mcts.tree import Node, expand, update_bounds
 from kibitz.games import CHANCE, Game, Move
 from kibitz.games.capabilities import MovePriors, Playout
@@ -35,6 +36,8 @@ class Settings:
     rave: int
     """The RAVE equivalence parameter k (0: no RAVE)."""
     max_nodes: int
+    kernel: bool
+    """Compiled playouts where the game has them (`kernels.playout_for`)."""
 
 
 class Simulations:
@@ -61,6 +64,7 @@ class Simulations:
         self.fast_playout = isinstance(state, Playout) and (
             self.record is None or _records_playouts(state)
         )
+        self.kernel = kernels.playout_for(type(state)) if settings.kernel else None
         self.c_squared = settings.exploration**2
         self.nodes = nodes
         """Nodes in the tree (the memory bound counts them)."""
@@ -125,6 +129,8 @@ class Simulations:
                     break
 
     def _playout(self) -> tuple[float, ...]:
+        if self.kernel is not None:
+            return self.kernel(self.state, self.rng, self.record)
         if not self.fast_playout:
             return random_playout(self.state, self.rng, self.record)
         if self.record is None:
