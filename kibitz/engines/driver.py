@@ -57,6 +57,12 @@ class SearchDriver:
             return StopReason.TIME
         return None
 
+    def target_passed(self, elapsed: float) -> bool:
+        """Whether the time the search should take (the soft deadline) has passed: where
+        an engine has no iterations to finish (MCTS), that is when it stops."""
+        soft = self.time.soft
+        return soft is not None and elapsed >= soft
+
     def next_check(self, nodes: int, elapsed: float, most: int) -> int:
         """The node count of the next poll, at `nodes` and `elapsed` seconds: at most `most`
         nodes on, fewer where nodes have been slow (a node of a 16000-move Nim position

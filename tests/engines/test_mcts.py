@@ -7,6 +7,7 @@ import random
 from typing import ClassVar
 
 import pytest
+from fakes import FakeClock
 from testdata import connect4_positions
 from toys import RandomTreeGame, solve
 
@@ -15,7 +16,16 @@ from kibitz.engines.alphabeta import AlphaBeta
 from kibitz.engines.base import SearchContext
 from kibitz.engines.mcts import MCTS, kernels
 from kibitz.engines.mcts.tree import NODE_BYTES
-from kibitz.engines.types import WIN_THRESHOLD, Bound, Info, Limits, ScoreKind, StopReason
+from kibitz.engines.timeman import allocate
+from kibitz.engines.types import (
+    WIN_THRESHOLD,
+    Bound,
+    Clock,
+    Info,
+    Limits,
+    ScoreKind,
+    StopReason,
+)
 from kibitz.games import CHANCE, Game, Move
 from kibitz.games.capabilities import MovePriors
 from kibitz.games.connect4 import ConnectFour
@@ -469,3 +479,13 @@ def test_compiled_playouts_are_the_python_playouts_move_for_move(rave):
         assert [root.score for root in compiled.root_moves] == [
             root.score for root in python.root_moves
         ]
+
+
+def test_on_a_clock_the_search_takes_its_share_not_the_hard_limit():
+    limits = Limits(clock=Clock(time_left=[3.0, 3.0]))
+    deadlines = allocate(limits, 0)
+    assert deadlines.soft < deadlines.hard
+    clock = FakeClock(0.01)
+    result = MCTS().search(ConnectFour.from_position(""), limits, SearchContext(clock=clock))
+    assert result.stop_reason == StopReason.TIME
+    assert deadlines.soft <= result.time <= deadlines.soft + 0.03

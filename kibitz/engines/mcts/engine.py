@@ -221,6 +221,8 @@ class MCTS(Engine):
                 reason = driver.stop_reason(playouts, elapsed, first_step=playouts == 0)
                 if reason is not None:
                     return reason
+                if driver.target_passed(elapsed):
+                    return StopReason.TIME
                 if depth is not None and playouts and simulations.depth_total >= depth * playouts:
                     return StopReason.DEPTH
                 if driver.info_due(elapsed):
