@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import bisect
 import inspect
-import itertools
 import math
 import random
 from dataclasses import dataclass
@@ -22,6 +21,8 @@ from kibitz.games.capabilities import MovePriors, Playout
 
 NO_PLAYER = -2
 """The root's `mover`: nobody moved into it."""
+UNTRIED_FIRST = 10.0
+"""An FPU this high (the option's maximum) beats every child: untried moves go first."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,8 @@ class Simulations:
         )
         self.kernel = kernels.playout_for(type(state)) if settings.kernel else None
         self.c_squared = settings.exploration**2
+        self.untried_first = settings.fpu >= UNTRIED_FIRST
+        """Classic UCT: every move is tried once before any is tried twice."""
         self.nodes = nodes
         """Nodes in the tree (the memory bound counts them)."""
         self.full = nodes >= settings.max_nodes
@@ -167,6 +170,9 @@ class Simulations:
 
         With the solver, a child that cannot beat what the player to move is sure of
         already (`-node.optimistic`) needs no more simulations and is passed over."""
+        untried = node.untried
+        if untried and self.untried_first:
+            return self._try(node, self._most_urgent(node)[0])
         floor = -node.optimistic
         if self.priors or self.settings.rave:
             best, best_value = self._best_child(node, floor)
@@ -181,20 +187,24 @@ class Simulations:
                     value = child.total / n + sqrt(weight / n)
                     if value > best_value:
                         best, best_value = child, value
-        untried = node.untried
         if untried:
             index, urgency = self._most_urgent(node)
             if urgency >= best_value:
-                if self.full:
-                    return None
-                move = untried[index]
-                untried[index] = untried[-1]
-                untried.pop()
-                prior = node.priors[move] if node.priors is not None else None
-                return self._new_child(node, move, prior)
+                return self._try(node, index)
         if best is None:  # no child can do better than the bounds say (the node is proven)
             best = node.children[0]
         return best
+
+    def _try(self, node: Node, index: int) -> Node | None:
+        """A new child for the untried move `node.untried[index]` (None: the tree is full)."""
+        if self.full:
+            return None
+        untried = node.untried
+        move = untried[index]
+        untried[index] = untried[-1]
+        untried.pop()
+        prior = node.priors[move] if node.priors is not None else None
+        return self._new_child(node, move, prior)
 
     def _best_child(self, node: Node, floor: int) -> tuple[Node | None, float]:
         """`_select`'s best child with PUCT or RAVE (see there)."""
@@ -226,21 +236,25 @@ class Simulations:
         return best, best_value
 
     def _most_urgent(self, node: Node) -> tuple[int, float]:
-        """The untried move to try next (its index in `node.untried`) and its urgency."""
+        """The untried move to try next (its index in `node.untried`) and its urgency: the
+        likeliest by prior, or with RAVE the best by its AMAF value (FPU without one), else
+        the next in order."""
         settings = self.settings
         untried = node.untried
         last = len(untried) - 1
         if node.priors is not None:  # sorted by prior: the last is the likeliest
             prior = node.priors[untried[last]]
             return last, settings.fpu + settings.exploration * math.sqrt(node.visits) * prior
-        if not settings.rave or not node.amaf:
-            return last, settings.fpu
         amaf = node.amaf
-        best_index, best_value = last, settings.fpu
+        if not amaf:
+            return last, settings.fpu
+        best_index, best_value = last, -math.inf
+        fpu = settings.fpu
         for index, move in enumerate(untried):
             entry = amaf.get(move)
-            if entry is not None and entry[1] / entry[0] > best_value:
-                best_index, best_value = index, entry[1] / entry[0]
+            value = entry[1] / entry[0] if entry is not None else fpu
+            if value > best_value:
+                best_index, best_value = index, value
         return best_index, best_value
 
 
@@ -281,23 +295,30 @@ def _back_up(path: list[Node], result: tuple[float, ...]) -> None:
 
 def _back_up_amaf(path: list[Node], record: list[tuple[int, Move]], result) -> None:
     """RAVE: credit every move the player to move at a node played later in the simulation
-    (its first time only) with that player's return."""
-    for index, node in enumerate(path):
+    (its first time from there only) with that player's return.
+
+    One pass backwards over the simulation's moves: when it reaches a node's position,
+    `later[player]` holds each move that player made from there on, once."""
+    later: dict[int, dict[Move, None]] = {}
+    position = len(record)
+    for index in range(len(path) - 1, -1, -1):
+        node = path[index]
+        while position > index:
+            position -= 1
+            mover, move = record[position]
+            later.setdefault(mover, {})[move] = None
         amaf = node.amaf
         if amaf is None:
             continue
         player = node.player
         value = result[player]
-        seen = set()
-        for mover, move in itertools.islice(record, index, None):
-            if mover == player and move not in seen:
-                seen.add(move)
-                entry = amaf.get(move)
-                if entry is None:
-                    amaf[move] = [1, value]
-                else:
-                    entry[0] += 1
-                    entry[1] += value
+        for move in later.get(player, ()):
+            entry = amaf.get(move)
+            if entry is None:
+                amaf[move] = [1, value]
+            else:
+                entry[0] += 1
+                entry[1] += value
 
 
 def random_playout(
