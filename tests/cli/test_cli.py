@@ -36,7 +36,7 @@ def kibitz(address: str, *args: str, stdin: str = "") -> subprocess.CompletedPro
 
 def test_games_lists_every_game(address):
     out = kibitz(address, "games").stdout
-    for name in ("tictactoe", "nim", "misere-nim", "connect4"):
+    for name in ("tictactoe", "nim", "misere-nim", "connect4", "hex"):
         assert re.search(rf"^{name}\s", out, re.MULTILINE)
 
 
@@ -106,6 +106,22 @@ def test_games_verbose_shows_default_engines_and_capabilities(address):
     connect4 = out[out.index("connect4") : out.index("misere-nim")]
     assert "default engine: alphabeta" in connect4
     assert "capabilities: hash keys (key())" in connect4
+
+
+def test_games_verbose_explains_the_hex_board_size_and_the_swap(address):
+    out = kibitz(address, "games", "-v").stdout
+    hex_game = out[out.index("\nhex ") : out.index("\nmisere-nim ")]
+    assert "Hex (2 players)" in hex_game
+    assert "a board size 1-19 alone for the empty board" in hex_game
+    assert "'7 swap'" in hex_game and "capabilities: hash keys (key())" in hex_game
+
+
+def test_analyse_hex_on_a_3x3_board_answers_a_cell(address):
+    run = kibitz(address, "analyse", "hex", "3", "--depth", "4")
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"^best move [a-c][1-3]\s", run.stdout, re.MULTILINE)
+    table_moves = re.findall(r"^  ([a-c][1-3])\s", run.stdout, re.MULTILINE)
+    assert sorted(table_moves) == [f"{c}{r}" for c in "abc" for r in "123"]
 
 
 def test_bad_input_is_one_clear_line(address):
