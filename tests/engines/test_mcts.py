@@ -63,12 +63,13 @@ def test_without_the_solver_nothing_is_proven():
     assert result.score.kind == ScoreKind.HEURISTIC
 
 
+@pytest.mark.parametrize("hooks", [True, False], ids=["hooks", "no-hooks"])
 @pytest.mark.parametrize("line", connect4_positions("Test_L3_R1")[:12], ids=str)
-def test_the_solver_proves_connect_four_endgames_like_alpha_beta(line):
+def test_the_solver_proves_connect_four_endgames_like_alpha_beta(line, hooks):
     moves, _ = line
     state = ConnectFour.from_position(moves)
     exact = AlphaBeta().search(state, Limits(solve=True), SearchContext()).score
-    result, _ = run(state, Limits(nodes=300_000))
+    result, _ = run(state, Limits(nodes=300_000), GameHooks=hooks)
     assert result.stop_reason == StopReason.SOLVED
     assert result.score.kind == exact.kind
     if exact.kind == ScoreKind.WIN:  # a proof's win is never faster than the fastest

@@ -72,6 +72,14 @@ class MCTS(Engine):
             "proven.",
         ),
         OptionSpec(
+            "GameHooks",
+            "check",
+            True,
+            "With the solver, use the game's solver hooks where it has them (Connect Four, "
+            "Hex): below the root, a move that wins on the spot is the only one tried, and "
+            "moves that let the opponent win on the spot are not tried at all.",
+        ),
+        OptionSpec(
             "RAVE",
             "check",
             False,
@@ -145,6 +153,7 @@ class MCTS(Engine):
             rave=options["RAVEEquivalence"] if options["RAVE"] else 0,
             max_nodes=max(1, options["TreeMemory"] * 2**20 // NODE_BYTES),
             kernel=options["Kernel"],
+            hooks=options["GameHooks"],
         )
 
     def search(self, state: Game, limits: Limits, context: SearchContext) -> Result:
@@ -203,6 +212,9 @@ class MCTS(Engine):
         node = find_subtree(previous, root, state)
         if node is not None:
             node.move, node.mover, node.prior = None, NO_PLAYER, None
+            if node.untried is not None:  # a root scores every move: add those pruned
+                known = {child.move for child in node.children} | set(node.untried)
+                node.untried[:0] = [move for move in state.legal_moves() if move not in known]
         return node
 
     def _simulate(

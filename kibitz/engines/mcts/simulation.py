@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from kibitz.engines.mcts import kernels
 from kibitz.engines.mcts.tree import Node, expand, update_bounds
 from kibitz.games import CHANCE, Game, Move
-from kibitz.games.capabilities import MovePriors, Playout
+from kibitz.games.capabilities import MovePriors, Playout, SolverHooks
 
 NO_PLAYER = -2
 """The root's `mover`: nobody moved into it."""
@@ -39,6 +39,8 @@ class Settings:
     max_nodes: int
     kernel: bool
     """Compiled playouts where the game has them (`kernels.playout_for`)."""
+    hooks: bool
+    """Decisive and anti-decisive moves from the game's solver hooks (with the solver)."""
 
 
 class Simulations:
@@ -60,6 +62,9 @@ class Simulations:
         self.settings = settings
         self.rng = rng
         self.solver = settings.solver and _solvable(state)
+        self.hooks = settings.hooks and self.solver and isinstance(state, SolverHooks)
+        """Prune with the game's solver hooks below the root (the root keeps every move,
+        so that every root move is scored)."""
         self.priors = settings.priors and isinstance(state, MovePriors)
         self.record: list[tuple[int, Move]] | None = [] if settings.rave else None
         self.fast_playout = isinstance(state, Playout) and (
@@ -76,7 +81,7 @@ class Simulations:
         self.depth_total = 0
         self.max_depth = 0
         if root.untried is None and not state.is_terminal():
-            self._expand(root, root_moves)
+            self._expand(root, state.legal_moves() if root_moves is None else root_moves)
 
     # -- one simulation ---------------------------------------------------------------------
 
@@ -144,10 +149,22 @@ class Simulations:
 
     def _expand(self, node: Node, moves: list[Move] | None = None) -> None:
         state = self.state
+        if moves is None:
+            moves = self._decisive_moves() if self.hooks else state.legal_moves()
         priors = dict(state.move_priors()) if self.priors else None
-        expand(node, state, state.legal_moves() if moves is None else moves, priors)
+        expand(node, state, moves, priors)
         if self.record is not None:
             node.amaf = {}
+
+    def _decisive_moves(self) -> list[Move]:
+        """The moves worth trying below the root, by the game's solver hooks (Teytaud &
+        Teytaud 2010, "decisive and anti-decisive moves"): a win on the spot alone, else the
+        moves that do not let the opponent win on the spot (all moves when every one does)."""
+        state = self.state
+        wins = state.winning_moves()
+        if wins:
+            return wins[:1]
+        return state.non_losing_moves() or state.legal_moves()
 
     def _new_child(self, node: Node, move: Move, prior: float | None = None) -> Node:
         child = Node(move, node.player, prior)
