@@ -259,7 +259,7 @@ class Hex(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Playout):
     name: ClassVar[str] = "hex"
     title: ClassVar[str] = "Hex"
     default_position: ClassVar[str] = "/".join([str(DEFAULT_SIZE)] * DEFAULT_SIZE) + " b"
-    default_engine: ClassVar[str] = "alphabeta"
+    default_engine: ClassVar[str] = "mcts"
     strong_move_order: ClassVar[bool] = True
     notation_help: ClassVar[str] = (
         "Position: a board size 1-19 alone for the empty board with Black to move ('7' is "

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 import pytest
 from fakes import FakeClock
-from testdata import connect4_positions
+from testdata import HEX_WINNING_FIRST_MOVES, connect4_positions
 from toys import RandomTreeGame, solve
 
 from kibitz.engines import ENGINES
@@ -29,6 +29,7 @@ from kibitz.engines.types import (
 from kibitz.games import CHANCE, Game, Move
 from kibitz.games.capabilities import MovePriors
 from kibitz.games.connect4 import ConnectFour
+from kibitz.games.hex import Hex
 from kibitz.games.nim import Nim
 from kibitz.games.tictactoe import TicTacToe
 
@@ -490,3 +491,25 @@ def test_on_a_clock_the_search_takes_its_share_not_the_hard_limit():
     result = MCTS().search(ConnectFour.from_position(""), limits, SearchContext(clock=clock))
     assert result.stop_reason == StopReason.TIME
     assert deadlines.soft <= result.time <= deadlines.soft + 0.03
+
+
+# -- Hex, the game MCTS made its name in ---------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [2, 3])
+def test_the_solver_proves_every_first_move_on_small_hex_boards(size):
+    state = Hex.from_position(str(size))
+    for move in state.legal_moves():
+        state.play(move)
+        result, _ = run(state, Limits(nodes=200_000))
+        state.undo()
+        assert result.stop_reason == StopReason.SOLVED
+        black_wins = result.score.kind == ScoreKind.LOSS  # White, to move, loses
+        assert black_wins == (state.format_move(move) in HEX_WINNING_FIRST_MOVES[size])
+
+
+def test_the_solver_proves_4x4_hex_won_by_a_short_diagonal_opening():
+    state = Hex.from_position("4")
+    result, _ = run(state, Limits(nodes=300_000))
+    assert result.stop_reason == StopReason.SOLVED and result.score.kind == ScoreKind.WIN
+    assert state.format_move(result.best_move) in HEX_WINNING_FIRST_MOVES[4]

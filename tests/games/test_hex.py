@@ -8,6 +8,7 @@ import re
 from collections import Counter
 
 import pytest
+from testdata import HEX_WINNING_FIRST_MOVES
 
 from kibitz.engines.alphabeta import AlphaBeta
 from kibitz.engines.base import SearchContext
@@ -566,22 +567,8 @@ def test_winning_and_non_losing_moves() -> None:
 
 # -- known results ------------------------------------------------------------------------------
 #
-# The first player wins Hex on every board (Nash's strategy-stealing argument). Which first
-# moves win (Black vertical and first, a1 an acute corner, as here and on HexWiki: "Board",
-# https://www.hexwiki.net/index.php/Board): HexWiki, "Small boards"
-# (https://www.hexwiki.net/index.php/Small_boards, "Winner depending on the first move";
-# Queenbee's opening page is its reference for these sizes): on 2x2 a2 and b1 win, a1 and
-# b2 lose; on 4x4 the four cells of the short diagonal from d1 to a4 win, the other twelve
-# lose. On 3x3 the short diagonal c1, b2, a3 wins and the acute corners a1 and c3 lose
-# (mazeworks.com, "Hex: Basic Strategy II", in its own orientation); both proofs below also
-# settle the other four cells (a2 and c2 win, b1 and b3 lose).
-
-WINNING_FIRST_MOVES = {
-    1: {"a1"},
-    2: {"a2", "b1"},
-    3: {"a2", "a3", "b2", "c1", "c2"},
-    4: {"a4", "b3", "c2", "d1"},
-}
+# HEX_WINNING_FIRST_MOVES (tests/testdata.py, with its sources): the first moves that win on
+# 1x1 to 4x4, proven below by alpha-beta and by a brute-force solver of this file's own.
 
 
 class BruteForce:
@@ -672,7 +659,7 @@ class BruteForce:
 
 @pytest.mark.parametrize("size", [1, 2, 3, 4])
 def test_which_first_moves_win_by_brute_force(size: int) -> None:
-    assert BruteForce(size).winning_first_moves() == WINNING_FIRST_MOVES[size]
+    assert BruteForce(size).winning_first_moves() == HEX_WINNING_FIRST_MOVES[size]
 
 
 @pytest.mark.parametrize("size", [1, 2, 3])
@@ -680,7 +667,7 @@ def test_alpha_beta_solves_the_first_player_win(size: int) -> None:
     game = Hex.from_position(str(size))
     result = AlphaBeta().search(game, Limits(solve=True), SearchContext())
     assert result.score.kind == ScoreKind.WIN
-    assert game.format_move(result.best_move) in WINNING_FIRST_MOVES[size]
+    assert game.format_move(result.best_move) in HEX_WINNING_FIRST_MOVES[size]
 
 
 @pytest.mark.parametrize("size", [2, 3, 4])
@@ -701,7 +688,7 @@ def test_which_first_moves_win_by_alpha_beta(size: int) -> None:
         assert result.score.kind in (ScoreKind.WIN, ScoreKind.LOSS)
         outcomes[cell_name] = result.score.kind == ScoreKind.LOSS
     winning = {cell_name for cell_name, wins in outcomes.items() if wins}
-    assert winning == {m for m in WINNING_FIRST_MOVES[size] if m in outcomes}
+    assert winning == {m for m in HEX_WINNING_FIRST_MOVES[size] if m in outcomes}
     assert len(outcomes) == (8 if size == 4 else size * size)
 
 
