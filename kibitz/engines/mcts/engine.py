@@ -182,7 +182,7 @@ class MCTS(Engine):
         self._report(simulations, driver, limits.multipv, elapsed)
         # a restricted root lacks moves: no later search may reuse it
         self._previous = None if limits.search_moves else (state.clone(), root)
-        root_moves = ranked_root_moves(state, root)
+        root_moves = ranked_root_moves(root)
         best = root_moves[0]
         stats = {
             "playouts": float(simulations.playouts),
@@ -245,7 +245,7 @@ class MCTS(Engine):
     def _report(
         self, simulations: Simulations, driver: SearchDriver, multipv: int, elapsed: float
     ) -> None:
-        root_moves = ranked_root_moves(simulations.state, simulations.root)
+        root_moves = ranked_root_moves(simulations.root)
         for index, line in enumerate(root_moves[: max(1, multipv)], start=1):
             driver.report(
                 driver.info(
@@ -261,7 +261,7 @@ class MCTS(Engine):
             )
 
 
-def ranked_root_moves(state: Game, root: Node) -> list[RootMove]:
+def ranked_root_moves(root: Node) -> list[RootMove]:
     """Every root move, best first: a proven win (the shortest), then by visits (ties by
     mean; a proven draw goes first when the most visited move's mean is no better),
     proven losses last (the longest first); untried moves after the tried ones."""

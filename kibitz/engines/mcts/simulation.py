@@ -153,7 +153,7 @@ class Simulations:
             moves = self._decisive_moves() if self.hooks else state.legal_moves()
         priors = dict(state.move_priors()) if self.priors else None
         expand(node, state, moves, priors)
-        if self.record is not None:
+        if self.record is not None and node.player != CHANCE:
             node.amaf = {}
 
     def _decisive_moves(self) -> list[Move]:
