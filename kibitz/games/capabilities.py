@@ -100,6 +100,10 @@ class Playout(Capability):
     """A fast random playout, for Monte Carlo engines."""
 
     capability_name: ClassVar[str] = "fast playouts (playout())"
+    all_moves_as_first: ClassVar[bool] = False
+    """Whether a move tends to be as good played later as now (Hex, Go; not Connect Four,
+    where a column's value depends on the stones below): Monte Carlo search then learns
+    from every move of a playout (RAVE, `mcts`'s default there)."""
 
     @abstractmethod
     def playout(

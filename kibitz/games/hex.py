@@ -260,6 +260,8 @@ class Hex(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Playout):
     title: ClassVar[str] = "Hex"
     default_position: ClassVar[str] = "/".join([str(DEFAULT_SIZE)] * DEFAULT_SIZE) + " b"
     default_engine: ClassVar[str] = "mcts"
+    all_moves_as_first: ClassVar[bool] = True
+    """A cell is worth much the same later in a game: RAVE pays (`Playout`)."""
     strong_move_order: ClassVar[bool] = True
     notation_help: ClassVar[str] = (
         "Position: a board size 1-19 alone for the empty board with Black to move ('7' is "

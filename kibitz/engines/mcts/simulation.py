@@ -15,7 +15,15 @@ import random
 from dataclasses import dataclass
 
 from kibitz.engines.mcts import kernels
-from kibitz.engines.mcts.tree import Node, expand, update_bounds
+from kibitz.engines.mcts.tree import (
+    AMAF_ENTRY_BYTES,
+    MOVE_BYTES,
+    NODE_BYTES,
+    Node,
+    expand,
+    node_bytes,
+    update_bounds,
+)
 from kibitz.games import CHANCE, Game, Move
 from kibitz.games.capabilities import MovePriors, Playout, SolverHooks
 
@@ -36,7 +44,8 @@ class Settings:
     solver: bool
     rave: int
     """The RAVE equivalence parameter k (0: no RAVE)."""
-    max_nodes: int
+    max_bytes: int
+    """The tree's memory bound (`tree.node_bytes` counts)."""
     kernel: bool
     """Compiled playouts where the game has them (`kernels.playout_for`)."""
     hooks: bool
@@ -52,11 +61,10 @@ class Simulations:
         root: Node,
         settings: Settings,
         rng: random.Random,
-        nodes: int,
         root_moves: list[Move] | None = None,
     ) -> None:
-        """`nodes`: the size of the tree under `root` (a reused one); `root_moves`: the moves
-        a new root may have (None: every legal move)."""
+        """`root` may be a reused tree; `root_moves`: the moves a new root may have (None:
+        every legal move)."""
         self.state = state
         self.root = root
         self.settings = settings
@@ -74,9 +82,13 @@ class Simulations:
         self.c_squared = settings.exploration**2
         self.untried_first = settings.fpu >= UNTRIED_FIRST
         """Classic UCT: every move is tried once before any is tried twice."""
-        self.nodes = nodes
-        """Nodes in the tree (the memory bound counts them)."""
-        self.full = nodes >= settings.max_nodes
+        self.nodes = 0
+        self.bytes = 0
+        """Nodes in the tree and what the memory bound counts for them."""
+        for node in root.walk():
+            self.nodes += 1
+            self.bytes += node_bytes(node)
+        self.full = False
         self.playouts = 0
         self.depth_total = 0
         self.max_depth = 0
@@ -130,7 +142,7 @@ class Simulations:
             self.max_depth = depth
         _back_up(path, result)
         if record is not None:
-            _back_up_amaf(path, record, result)
+            self._count(AMAF_ENTRY_BYTES * _back_up_amaf(path, record, result, not self.full))
         if node.pessimistic == node.optimistic and self.solver:
             for ancestor in reversed(path[:-1]):
                 if not update_bounds(ancestor):
@@ -155,6 +167,7 @@ class Simulations:
         expand(node, state, moves, priors)
         if self.record is not None and node.player != CHANCE:
             node.amaf = {}
+        self._count(MOVE_BYTES * len(moves))
 
     def _decisive_moves(self) -> list[Move]:
         """The moves worth trying below the root, by the game's solver hooks (Teytaud &
@@ -170,9 +183,14 @@ class Simulations:
         child = Node(move, node.player, prior)
         node.children.append(child)
         self.nodes += 1
-        if self.nodes >= self.settings.max_nodes:
-            self.full = True
+        self._count(NODE_BYTES)
         return child
+
+    def _count(self, size: int) -> None:
+        """`size` more bytes in the tree; it is full at the bound."""
+        self.bytes += size
+        if self.bytes >= self.settings.max_bytes:
+            self.full = True
 
     def _chance_child(self, node: Node) -> Node:
         outcomes, cumulative = node.probabilities
@@ -310,13 +328,17 @@ def _back_up(path: list[Node], result: tuple[float, ...]) -> None:
                 node.draws += 1
 
 
-def _back_up_amaf(path: list[Node], record: list[tuple[int, Move]], result) -> None:
+def _back_up_amaf(
+    path: list[Node], record: list[tuple[int, Move]], result: tuple[float, ...], grow: bool
+) -> int:
     """RAVE: credit every move the player to move at a node played later in the simulation
-    (its first time from there only) with that player's return.
+    (its first time from there only) with that player's return; new entries only if
+    `grow`. Returns the number of new entries.
 
     One pass backwards over the simulation's moves: when it reaches a node's position,
     `later[player]` holds each move that player made from there on, once."""
     later: dict[int, dict[Move, None]] = {}
+    added = 0
     position = len(record)
     for index in range(len(path) - 1, -1, -1):
         node = path[index]
@@ -331,11 +353,13 @@ def _back_up_amaf(path: list[Node], record: list[tuple[int, Move]], result) -> N
         value = result[player]
         for move in later.get(player, ()):
             entry = amaf.get(move)
-            if entry is None:
-                amaf[move] = [1, value]
-            else:
+            if entry is not None:
                 entry[0] += 1
                 entry[1] += value
+            elif grow:
+                amaf[move] = [1, value]
+                added += 1
+    return added
 
 
 def random_playout(

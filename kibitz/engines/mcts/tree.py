@@ -20,9 +20,19 @@ from collections.abc import Iterator
 
 from kibitz.games import CHANCE, Game, Move
 
-NODE_BYTES = 400
-"""Bytes a node takes with its lists, measured with tracemalloc (tests/engines/test_mcts.py):
-the tree's memory bound counts this many per node."""
+NODE_BYTES = 290
+"""What the tree's memory bound counts per node, ..."""
+MOVE_BYTES = 8
+"""... per move listed when a node is expanded, ..."""
+AMAF_ENTRY_BYTES = 140
+"""... and per RAVE entry: slightly more than tracemalloc measures on Connect Four and Hex
+(tests/engines/test_mcts.py holds the sum to the measurement)."""
+
+
+def node_bytes(node: Node) -> int:
+    """What the memory bound counts for `node`."""
+    listed = len(node.untried) + len(node.children) if node.untried is not None else 0
+    return NODE_BYTES + MOVE_BYTES * listed + AMAF_ENTRY_BYTES * len(node.amaf or ())
 
 
 class Node:
@@ -90,10 +100,6 @@ class Node:
             if child.move == move:
                 return child
         return None
-
-    def size(self) -> int:
-        """Nodes in this subtree, this one included."""
-        return sum(1 for _ in self.walk())
 
     def walk(self) -> Iterator[Node]:
         stack = [self]
