@@ -1,5 +1,5 @@
-"""`python -m benchmarks`: the service (round trips and load, benchmarks/load.py), then
-Connect Four solving.
+"""`python -m benchmarks`: the service (round trips and load, benchmarks/load.py), Monte
+Carlo tree search (benchmarks/montecarlo.py), then Connect Four solving.
 
 Everything runs under ``if __name__ == "__main__"``: the Connect Four peers start their child
 processes from a forkserver, which re-imports this module in every child.
@@ -22,7 +22,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks",
         description="kibitz benchmarks: the service over loopback (round trips, then 16 and 64 "
-        "clients searching at once), then Connect Four solving on Pons's test sets next to "
+        "clients searching at once), Monte Carlo tree search next to OpenSpiel's (simulations "
+        "per second, matches), then Connect Four solving on Pons's test sets next to "
         "easyAI and OpenSpiel (see benchmarks/README.md).",
     )
     parser.add_argument(
@@ -76,6 +77,20 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--no-connect4", action="store_true", help="skip the Connect Four benchmark"
     )
+    parser.add_argument("--no-mcts", action="store_true", help="skip the Monte Carlo benchmark")
+    parser.add_argument(
+        "--mcts-games",
+        type=argtypes.positive_int,
+        metavar="N",
+        help="games per Monte Carlo pairing (default 100, --quick 4)",
+    )
+    parser.add_argument(
+        "--mcts-playouts",
+        type=argtypes.positive_int,
+        default=1000,
+        metavar="N",
+        help="playouts per move in the matches against OpenSpiel's MCTS (default 1000)",
+    )
     return parser.parse_args(argv)
 
 
@@ -86,6 +101,10 @@ def main(argv: list[str]) -> None:
         from benchmarks import load
 
         load.run(quick=args.quick, load_seconds=args.load_seconds)
+    if not args.no_mcts:
+        from benchmarks import montecarlo
+
+        montecarlo.run(games=args.mcts_games, playouts=args.mcts_playouts, quick=args.quick)
     if not args.no_connect4:
         from benchmarks import connect4
 
