@@ -159,18 +159,9 @@ def _spread(cells: int, size: int) -> int:
 
 def _flood(seed: int, stones: int, size: int) -> int:
     """The stones of `stones` connected to `seed` (a subset of `stones`)."""
-    stride = size + 1
     reached = seed
     while True:
-        grown = (
-            reached
-            | reached << 1
-            | reached >> 1
-            | reached << size
-            | reached >> size
-            | reached << stride
-            | reached >> stride
-        ) & stones
+        grown = _spread(reached, size) & stones
         if grown == reached:
             return reached
         reached = grown
@@ -183,22 +174,13 @@ def _joins_left_to_right(white: int, geometry: _Geometry) -> bool:
     the reached stones to all stones carries through every run of stones to its right end.
     """
     size = geometry.size
-    stride = size + 1
     goal = geometry.goal[1]
     reached = white & geometry.start[1]
     while reached:
         reached |= ((white + reached) ^ white) & white
         if reached & goal:
             return True
-        grown = (
-            reached
-            | reached << 1
-            | reached >> 1
-            | reached << size
-            | reached >> size
-            | reached << stride
-            | reached >> stride
-        ) & white
+        grown = _spread(reached, size) & white
         if grown == reached:
             return False
         reached = grown
