@@ -120,3 +120,16 @@ def test_random_games_agree(game: str, size: int, games: int) -> None:
             ours.play(move)
         assert theirs.is_terminal()
         assert list(theirs.returns()) == list(ours.returns())
+
+
+def test_connect4_draw_agrees() -> None:
+    """A full board without four in a row (the random game of seed 344) is a draw in both."""
+    rng = random.Random(344)
+    ours = GAMES["connect4"].from_position("")
+    theirs = openspiel_state("connect4", 0)
+    while not ours.is_terminal():
+        move = rng.choice(ours.legal_moves())
+        theirs.apply_action(to_openspiel("connect4", 0, ours.format_move(move)))
+        ours.play(move)
+    assert theirs.is_terminal()
+    assert list(ours.returns()) == list(theirs.returns()) == [0.0, 0.0]
