@@ -255,7 +255,7 @@ def test_the_memory_bound_counts_at_least_what_the_tree_takes(game, position, ra
     state = game.from_position(position)
     tracemalloc.start()
     try:
-        result = engine.search(state, Limits(nodes=2000), SearchContext())
+        result = engine.search(state, Limits(nodes=1000), SearchContext())
         snapshot = tracemalloc.take_snapshot()  # the tree is kept for reuse
     finally:
         tracemalloc.stop()
@@ -513,7 +513,7 @@ def test_the_solver_proves_every_first_move_on_small_hex_boards(size):
 
 def test_the_solver_proves_4x4_hex_won_by_a_short_diagonal_opening():
     state = Hex.from_position("4")
-    result, _ = run(state, Limits(nodes=300_000))
+    result, _ = run(state, Limits(nodes=300_000), RAVE="off")  # (off: a quicker proof)
     assert result.stop_reason == StopReason.SOLVED and result.score.kind == ScoreKind.WIN
     assert state.format_move(result.best_move) in HEX_WINNING_FIRST_MOVES[4]
 

@@ -20,7 +20,7 @@ from kibitz.engines.types import Bound, Limits, Result, RootMove, Score, ScoreKi
 from kibitz.games import Game, Move
 from kibitz.games.capabilities import Playout
 
-CHECK_MOST = 256
+CHECK_MOST = 64
 """Simulations between two polls of the clock and the stop signal, at most."""
 
 

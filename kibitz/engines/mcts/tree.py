@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 from kibitz.games import CHANCE, Game, Move
 
-NODE_BYTES = 290
+NODE_BYTES = 300
 """What the tree's memory bound counts per node, ..."""
 MOVE_BYTES = 8
 """... per move listed when a node is expanded, ..."""
