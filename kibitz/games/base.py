@@ -122,6 +122,12 @@ class Game(ABC):
         """Final result per player (e.g. +1 win, 0 draw, -1 loss; backgammon scores gammons
         as 2); only valid when terminal."""
 
+    def perspective(self) -> int:
+        """The player whose point of view scores of this position take: `to_move()`, or at a
+        chance node the player the event belongs to (backgammon: the player about to roll;
+        CHANCE, the default there, where it belongs to nobody)."""
+        return self.to_move()
+
     def chance_outcomes(self) -> list[tuple[Move, float]]:
         """At a chance node: the outcomes and their probabilities, which sum to 1."""
         raise NotImplementedError(f"{self.name} has no chance events")

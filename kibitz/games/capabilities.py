@@ -126,6 +126,21 @@ class MovePriors(Capability):
         """Every legal move with its prior probability (summing to 1)."""
 
 
+class ExpectedReturn(Capability):
+    """Estimates of a player's expected final return, for searches of games with chance
+    (expectiminimax): floats in the units of `returns()`, not centi-units."""
+
+    capability_name: ClassVar[str] = "expected-return estimates (expected_return())"
+    return_bounds: ClassVar[tuple[float, float]] = (-1.0, 1.0)
+    """The least and the greatest return a player can get (backgammon: -3 and 3); every
+    return and every estimate lies within (Star1/Star2 pruning relies on it)."""
+
+    @abstractmethod
+    def expected_return(self, player: int) -> float:
+        """Estimated expected `returns()[player]` from this position on, within
+        `return_bounds`; asked at any non-terminal position, chance nodes included."""
+
+
 CAPABILITIES: tuple[type[Capability], ...] = (
     HashKey,
     Evaluation,
@@ -135,6 +150,7 @@ CAPABILITIES: tuple[type[Capability], ...] = (
     Symmetry,
     Playout,
     MovePriors,
+    ExpectedReturn,
 )
 """Every capability, in the order listings show them."""
 
