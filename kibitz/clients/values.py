@@ -164,7 +164,7 @@ _BOUND_PREFIX = {Bound.LOWER: ">=", Bound.UPPER: "<="}
 @dataclass(frozen=True)
 class Score:
     """A score from the point of view of `player` (0 = first player), the side to move in
-    the searched position (-1 at a chance event).
+    the searched position (at a chance event: the player it belongs to, e.g. who rolls).
 
     ``str(score)`` is the text the CLI shows: ``+0.35``, ``win in 7``, ``<=-1.20``,
     ``>=draw``; a format spec pads that text (``f"{score:>12}"``).
@@ -184,6 +184,8 @@ class Score:
     loss_probability: float | None = None
     visits: int | None = None
     """Number of visits behind the estimate (MCTS)."""
+    expected_value: float | None = None
+    """The expected final return, unrounded (expectimax; backgammon: cubeless equity)."""
 
     @classmethod
     def from_pb(cls, message: pb.Score) -> Score:
@@ -200,6 +202,7 @@ class Score:
             draw_probability=optional("draw_probability"),
             loss_probability=optional("loss_probability"),
             visits=optional("visits"),
+            expected_value=optional("expected_value"),
         )
 
     def for_player(self, player: int) -> Score:
@@ -221,6 +224,7 @@ class Score:
             self,
             kind=_OTHER_KIND.get(self.kind, self.kind),
             centi=-self.centi,
+            expected_value=None if self.expected_value is None else -self.expected_value,
             bound=_OTHER_BOUND.get(self.bound, self.bound),
             player=player,
             win_probability=self.loss_probability,
@@ -234,6 +238,8 @@ class Score:
             text = f"loss in {self.plies}"
         elif self.kind is ScoreKind.DRAW:
             text = "draw"
+        elif self.expected_value is not None:
+            text = f"{self.expected_value:+.3f}"
         else:
             text = f"{self.centi / 100:+.2f}"
         return _BOUND_PREFIX.get(self.bound, "") + text
@@ -288,6 +294,9 @@ class RootMove:
     """The line starting with this move, when known."""
     prior: float | None = None
     """The move's prior probability (engines that use priors)."""
+    probability: float | None = None
+    """At a chance node (dice not yet rolled), where the root moves are the outcomes: the
+    probability of this one."""
 
     @classmethod
     def from_pb(cls, message: pb.RootMove) -> RootMove:
@@ -296,6 +305,7 @@ class RootMove:
             score=Score.from_pb(message.score),
             pv=tuple(message.pv),
             prior=message.prior if message.HasField("prior") else None,
+            probability=message.probability if message.HasField("probability") else None,
         )
 
 

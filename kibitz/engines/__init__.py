@@ -6,6 +6,7 @@ The names exported here are the engines' public interface: the server uses nothi
 
 from kibitz.engines.alphabeta import AlphaBeta
 from kibitz.engines.base import Engine, OptionError, OptionSpec, Requirements, SearchContext
+from kibitz.engines.expectimax import Expectimax
 from kibitz.engines.mcts import MCTS
 from kibitz.engines.types import (
     MAX_PLY,
@@ -28,6 +29,7 @@ ENGINES: Registry[type[Engine]] = Registry(
 """Every engine by name: the built-ins, then plugins once `load_plugins()` has run."""
 ENGINES.register(AlphaBeta)
 ENGINES.register(MCTS)
+ENGINES.register(Expectimax)
 
 
 def load_plugins() -> list[str]:

@@ -65,6 +65,14 @@ class Score:
     draw: float | None = None
     loss: float | None = None
     visits: int | None = None
+    expected: float | None = None
+    """The expected final return, unrounded (engines that compute expected values);
+    `value` then holds it in centi-units."""
+
+    @classmethod
+    def from_expected(cls, expected: float, bound: Bound = Bound.EXACT) -> Score:
+        """An expected return in the game's units (HEURISTIC, `value` rounded to centi)."""
+        return cls(ScoreKind.HEURISTIC, value=round(expected * 100), bound=bound, expected=expected)
 
     @classmethod
     def from_internal(cls, score: int, bound: Bound = Bound.EXACT, proven: bool = False) -> Score:
@@ -85,6 +93,8 @@ class Score:
             return f"{prefix}loss in {self.plies}"
         if self.kind == ScoreKind.DRAW:
             return f"{prefix}draw"
+        if self.expected is not None:
+            return f"{prefix}{self.expected:+.3f}"
         return f"{prefix}{self.value / 100:+.2f}"
 
 
@@ -130,6 +140,8 @@ class RootMove:
     pv: list[Move] = field(default_factory=list)
     prior: float | None = None
     """The move's prior probability, for engines that use one (MCTS with priors)."""
+    probability: float | None = None
+    """At a chance root, where the root moves are the outcomes: this one's probability."""
 
 
 @dataclass(slots=True)

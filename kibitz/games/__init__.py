@@ -5,6 +5,7 @@ from kibitz.games.capabilities import CAPABILITIES, Capability, capabilities_of
 from kibitz.games.connect4 import ConnectFour
 from kibitz.games.hex import Hex
 from kibitz.games.nim import MisereNim, Nim
+from kibitz.games.pig import Pig
 from kibitz.games.tictactoe import TicTacToe
 from kibitz.registry import Registry
 
@@ -12,7 +13,7 @@ GAMES: Registry[type[Game]] = Registry(
     "game", Game, "kibitz.games", ("title", "default_position", "notation_help")
 )
 """Every game by name: the built-ins, then plugins once `load_plugins()` has run."""
-for _game in (TicTacToe, Nim, MisereNim, ConnectFour, Hex):
+for _game in (TicTacToe, Nim, MisereNim, ConnectFour, Hex, Pig):
     GAMES.register(_game)
 
 __all__ = [

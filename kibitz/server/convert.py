@@ -34,8 +34,9 @@ _STOP_REASONS = {reason: pb.Result.StopReason.Value(reason.name) for reason in S
 
 @functools.lru_cache(maxsize=4096)
 def score_to_pb(score: Score, player: int) -> pb.Score:
-    """`score` (from the side to move, `player`) on the wire; shared between calls (a
-    message assigned to a field is copied), since a Result holds one per root move."""
+    """`score` (from the point of view of `player`, the searched position's `perspective()`)
+    on the wire; shared between calls (a message assigned to a field is copied), since a
+    Result holds one per root move."""
     message = pb.Score(
         kind=_KINDS[score.kind],
         centi=score.value,
@@ -49,6 +50,8 @@ def score_to_pb(score: Score, player: int) -> pb.Score:
             setattr(message, f"{name}_probability", value)
     if score.visits is not None:
         message.visits = score.visits
+    if score.expected is not None:
+        message.expected_value = score.expected
     return message
 
 
@@ -59,11 +62,13 @@ def _ms(seconds: float) -> int:
 def root_move_to_pb(root: RootMove, state: Game) -> pb.RootMove:
     message = pb.RootMove(
         move=state.format_move(root.move),
-        score=score_to_pb(root.score, state.to_move()),
+        score=score_to_pb(root.score, state.perspective()),
         pv=state.format_line(root.pv),
     )
     if root.prior is not None:
         message.prior = root.prior
+    if root.probability is not None:
+        message.probability = root.probability
     return message
 
 
@@ -73,7 +78,7 @@ def info_to_pb(info: Info, state: Game, root_moves: Iterable[pb.RootMove] = ()) 
     return pb.Info(
         depth=info.depth,
         selective_depth=info.seldepth,
-        score=score_to_pb(info.score, state.to_move()),
+        score=score_to_pb(info.score, state.perspective()),
         nodes=info.nodes,
         nodes_per_second=info.nps,
         time_ms=_ms(info.time),
@@ -95,7 +100,7 @@ def result_to_pb(result: Result, state: Game) -> pb.Result:
     return pb.Result(
         best_move=state.format_move(result.best_move) if result.best_move is not None else "",
         ponder_move=pv[1] if len(pv) > 1 else "",
-        score=score_to_pb(result.score, state.to_move()),
+        score=score_to_pb(result.score, state.perspective()),
         pv=pv,
         root_moves=[root_move_to_pb(root, state) for root in result.root_moves],
         nodes=result.nodes,

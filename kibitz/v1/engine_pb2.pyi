@@ -290,7 +290,7 @@ class SearchResponse(_message.Message):
     def __init__(self, info: _Optional[_Union[Info, _Mapping]] = ..., result: _Optional[_Union[Result, _Mapping]] = ...) -> None: ...
 
 class Score(_message.Message):
-    __slots__ = ("kind", "centi", "plies", "bound", "win_probability", "draw_probability", "loss_probability", "visits", "player")
+    __slots__ = ("kind", "centi", "plies", "bound", "win_probability", "draw_probability", "loss_probability", "visits", "player", "expected_value")
     class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         KIND_UNSPECIFIED: _ClassVar[Score.Kind]
@@ -322,6 +322,7 @@ class Score(_message.Message):
     LOSS_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
     VISITS_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VALUE_FIELD_NUMBER: _ClassVar[int]
     kind: Score.Kind
     centi: int
     plies: int
@@ -331,7 +332,8 @@ class Score(_message.Message):
     loss_probability: float
     visits: int
     player: int
-    def __init__(self, kind: _Optional[_Union[Score.Kind, str]] = ..., centi: _Optional[int] = ..., plies: _Optional[int] = ..., bound: _Optional[_Union[Score.Bound, str]] = ..., win_probability: _Optional[float] = ..., draw_probability: _Optional[float] = ..., loss_probability: _Optional[float] = ..., visits: _Optional[int] = ..., player: _Optional[int] = ...) -> None: ...
+    expected_value: float
+    def __init__(self, kind: _Optional[_Union[Score.Kind, str]] = ..., centi: _Optional[int] = ..., plies: _Optional[int] = ..., bound: _Optional[_Union[Score.Bound, str]] = ..., win_probability: _Optional[float] = ..., draw_probability: _Optional[float] = ..., loss_probability: _Optional[float] = ..., visits: _Optional[int] = ..., player: _Optional[int] = ..., expected_value: _Optional[float] = ...) -> None: ...
 
 class Info(_message.Message):
     __slots__ = ("depth", "selective_depth", "score", "nodes", "nodes_per_second", "time_ms", "pv", "multipv", "hash_full", "root_moves", "queued_ms")
@@ -360,16 +362,18 @@ class Info(_message.Message):
     def __init__(self, depth: _Optional[int] = ..., selective_depth: _Optional[int] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., nodes: _Optional[int] = ..., nodes_per_second: _Optional[int] = ..., time_ms: _Optional[int] = ..., pv: _Optional[_Iterable[str]] = ..., multipv: _Optional[int] = ..., hash_full: _Optional[int] = ..., root_moves: _Optional[_Iterable[_Union[RootMove, _Mapping]]] = ..., queued_ms: _Optional[int] = ...) -> None: ...
 
 class RootMove(_message.Message):
-    __slots__ = ("move", "score", "pv", "prior")
+    __slots__ = ("move", "score", "pv", "prior", "probability")
     MOVE_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     PV_FIELD_NUMBER: _ClassVar[int]
     PRIOR_FIELD_NUMBER: _ClassVar[int]
+    PROBABILITY_FIELD_NUMBER: _ClassVar[int]
     move: str
     score: Score
     pv: _containers.RepeatedScalarFieldContainer[str]
     prior: float
-    def __init__(self, move: _Optional[str] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., pv: _Optional[_Iterable[str]] = ..., prior: _Optional[float] = ...) -> None: ...
+    probability: float
+    def __init__(self, move: _Optional[str] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., pv: _Optional[_Iterable[str]] = ..., prior: _Optional[float] = ..., probability: _Optional[float] = ...) -> None: ...
 
 class GameOver(_message.Message):
     __slots__ = ("returns", "reason")

@@ -16,6 +16,7 @@ import pytest
 from kibitz.games import CHANCE, GAMES, Game, capabilities_of
 from kibitz.games.capabilities import (
     Evaluation,
+    ExpectedReturn,
     HashKey,
     MoveOrdering,
     MovePriors,
@@ -194,6 +195,20 @@ def evaluation_takes_a_point_of_view(game):
         assert state.evaluate(state.to_move()) == value
         if game.players == 2 and game.zero_sum:
             assert state.evaluate(1 - state.to_move()) == -value
+
+
+@checks(ExpectedReturn)
+def expected_returns_stay_within_the_bounds_from_every_point_of_view(game):
+    low, high = game.return_bounds
+    assert low < high
+    for state, _ in playouts(game):
+        if state.is_terminal():
+            assert all(low <= value <= high for value in state.returns())
+            continue
+        values = [state.expected_return(player) for player in range(game.players)]
+        assert all(isinstance(value, float) and low <= value <= high for value in values)
+        if game.players == 2 and game.zero_sum:
+            assert values[0] == -values[1]
 
 
 @checks(SolverHooks)

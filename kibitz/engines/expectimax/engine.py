@@ -1,0 +1,143 @@
+"""The `expectimax` engine: options, the table kept between searches, one search's set-up
+and its answer.
+
+The search is in `root.py` (iterative deepening, root moves, principal variations) and
+`nodes.py` (decision and chance nodes, Star1/Star2 pruning, the table);
+docs/engines.md, "expectimax", describes the algorithm.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from kibitz.engines.alphabeta.table import ENTRY_BYTES, TranspositionTable, entries_for_mb
+from kibitz.engines.base import Engine, OptionSpec, Requirements, SearchContext
+from kibitz.engines.driver import SearchDriver, root_candidates, terminal_result
+from kibitz.engines.expectimax.nodes import NodeSearch
+from kibitz.engines.expectimax.root import RootSearch
+from kibitz.engines.types import Bound, Limits, Result, Score, StopReason
+from kibitz.games import CHANCE, Game
+from kibitz.games.capabilities import ExpectedReturn, MoveOrdering
+
+DEFAULT_MAX_DEPTH = 64
+"""The deepest iteration of a search without a depth limit (decisions)."""
+
+
+class Expectimax(Engine):
+    """Expectiminimax with Star1/Star2 pruning; see the module docstring."""
+
+    name: ClassVar[str] = "expectimax"
+    description: ClassVar[str] = (
+        "Expectiminimax for games with dice: iterative deepening where depth counts "
+        "decisions (a chance node adds none), alpha-beta at decision nodes, Star1 and "
+        "Star2 pruning at chance nodes from the game's bounds on its returns, a "
+        "transposition table, the previous iteration's best moves first. Scores are "
+        "expected returns (backgammon: cubeless equity). Works before the roll (the "
+        "expected value and every outcome's best move) and after it."
+    )
+    requires: ClassVar[Requirements] = Requirements(
+        players=(2, 2), zero_sum_only=True, capabilities=(ExpectedReturn,)
+    )
+    inline_nodes: ClassVar[int] = 200
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "Hash",
+            "spin",
+            16,
+            "Transposition table size in MB (about 160 bytes per entry; decision nodes "
+            "only, and only where the game has hash keys); 0 = no table. Kept between "
+            "searches; cleared on new game.",
+            min=0,
+            max=4096,
+        ),
+        OptionSpec(
+            "Star1",
+            "check",
+            True,
+            "Star1 pruning: search each chance outcome in the window outside which the "
+            "chance node's value is decided whatever the other outcomes are worth (they "
+            "lie within the game's return bounds). Off = plain expectiminimax at chance "
+            "nodes (and no Star2).",
+        ),
+        OptionSpec(
+            "Star2",
+            "check",
+            True,
+            "Star2 probing (needs Star1): before the full searches, search one move of "
+            "each outcome's decision node; its value bounds the outcome's and can decide "
+            "the chance node without the rest.",
+        ),
+    )
+
+    @classmethod
+    def memory_mb(cls, options: Mapping[str, Any]) -> int:
+        return int(options["Hash"])
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        self._table = TranspositionTable(0)
+
+    def _sized_table(self) -> TranspositionTable:
+        """The table kept between searches, replaced when the Hash option changes."""
+        entries = entries_for_mb(int(self.options["Hash"]), ENTRY_BYTES)
+        if self._table.size != entries:
+            self._table = TranspositionTable(entries)
+        return self._table
+
+    def new_game(self) -> None:
+        self._table.clear()
+
+    def search(self, state: Game, limits: Limits, context: SearchContext) -> Result:
+        driver = SearchDriver(state, limits, context)
+        if state.is_terminal():
+            return terminal_result(state, driver.elapsed())
+        table = self._sized_table()
+        table.new_search()
+        nodes = NodeSearch(state, table, star1=self.options["Star1"], star2=self.options["Star2"])
+        if state.to_move() == CHANCE or not isinstance(state, MoveOrdering):
+            ordered = state.legal_moves()
+        else:
+            ordered = state.ordered_moves()
+        moves = root_candidates(ordered, limits.search_moves)
+        root = RootSearch(nodes, driver, moves, limits.multipv)
+        max_depth = DEFAULT_MAX_DEPTH
+        if limits.depth is not None and not limits.infinite and not limits.solve:
+            max_depth = max(1, limits.depth)
+        if context.stop.is_set():
+            root.answer = root.static_lines()
+            completed_depth, solved, stop_reason = 0, False, StopReason.STOPPED
+        else:
+            completed_depth, solved, stop_reason = root.deepen(max_depth)
+
+        elapsed = driver.elapsed()
+        lines = root.answer
+        bound = Bound.EXACT if root.chance else lines[0].bound
+        running = elapsed - driver.began
+        stats: dict[str, float] = {
+            "decision_nodes": float(nodes.decision_nodes),
+            "chance_nodes": float(nodes.chance_nodes),
+            "leaves": float(nodes.leaves),
+            "star2_probes": float(nodes.probes),
+            "tt_hits": float(table.hits),
+            "tt_probes": float(table.probes),
+            "hashfull": float(table.hashfull()),
+            "solved": 1.0 if solved else 0.0,
+            "nps": nodes.nodes / running if running > 0 else 0.0,
+        }
+        counts = root.iteration_nodes
+        if len(counts) >= 2 and counts[-2] > 0:
+            stats["ebf"] = counts[-1] / counts[-2]
+        best = lines[0]
+        return Result(
+            best_move=best.move,
+            score=Score.from_expected(root.value(), bound),
+            pv=list(best.pv),
+            root_moves=[line.to_root_move() for line in lines],
+            nodes=nodes.nodes,
+            time=elapsed,
+            depth=completed_depth,
+            seldepth=completed_depth,
+            stop_reason=stop_reason,
+            stats=stats,
+        )
