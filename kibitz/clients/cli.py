@@ -553,6 +553,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--you", choices=["first", "second"], default="first", help="which side you play"
     )
+    play.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed of the dice (games with chance), to replay a game (default: random)",
+    )
     play.set_defaults(handler=cmd_play)
 
     sessions = commands.add_parser(

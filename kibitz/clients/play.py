@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import random
 
 from kibitz.clients.client import InvalidArgument, NotFound
 from kibitz.clients.sync import SyncClient
 from kibitz.clients.values import Limits
 
-HELP = "Type a move, `moves` for the legal moves, `undo` to take back your last move, `quit`."
+HELP = (
+    "Type a move, `moves` for the legal moves, `undo` to take back your last move, `quit`. "
+    "Dice roll by themselves."
+)
 
 
 def _ask(prompt: str) -> str | None:
@@ -19,10 +23,17 @@ def _ask(prompt: str) -> str | None:
         return None
 
 
+CHANCE = -1
+"""`PositionInfo.to_move` at a chance event (dice to roll)."""
+
+
 def play(client: SyncClient, args: argparse.Namespace, limits: Limits) -> int:
-    """Alternate human and engine moves until the game ends or the human quits."""
+    """Alternate human and engine moves until the game ends or the human quits; at a chance
+    event (dice) this program rolls for both sides, with `args.seed`."""
     human = 0 if args.you == "first" else 1
+    dice = random.Random(args.seed)
     moves: list[str] = []
+    turns: list[int] = []  # len(moves) at each of the human's turns, for `undo`
     position = client.describe(args.game, args.position)  # validates game and position first
     session = client.open(args.game, args.engine, args.options)
     print(HELP)
@@ -33,7 +44,14 @@ def play(client: SyncClient, args: argparse.Namespace, limits: Limits) -> int:
             if position.HasField("game_over"):
                 print(f"game over: {position.game_over.reason}")
                 return 0
-            if position.to_move == human:
+            if position.to_move == CHANCE:
+                roll = dice.choices(position.legal_moves, position.probabilities)[0]
+                side = "you" if position.perspective == human else "engine"
+                print(f"{side} rolled {roll}")
+                moves.append(roll)
+            elif position.to_move == human:
+                if not turns or turns[-1] != len(moves):
+                    turns.append(len(moves))
                 command = _ask(f"your move ({args.game}) > ")
                 if command is None or command == "quit":
                     return 0
@@ -41,18 +59,19 @@ def play(client: SyncClient, args: argparse.Namespace, limits: Limits) -> int:
                     print(HELP)
                     continue
                 if command == "moves":
-                    print("legal moves:", " ".join(position.legal_moves))
+                    print("legal moves:", " | ".join(position.legal_moves))
                     continue
                 if command == "undo":
-                    moves = moves[:-2] if len(moves) >= 2 else moves
-                    position = client.describe(args.game, args.position, tuple(moves))
-                    continue
-                try:
-                    position = client.describe(args.game, args.position, (*moves, command))
-                except InvalidArgument as exc:
-                    print(f"rejected: {exc.message}")
-                    continue
-                moves.append(command)
+                    if len(turns) >= 2:
+                        turns.pop()
+                        moves = moves[: turns[-1]]
+                else:
+                    try:
+                        client.describe(args.game, args.position, (*moves, command))
+                    except InvalidArgument as exc:
+                        print(f"rejected: {exc.message}")
+                        continue
+                    moves.append(command)
             else:
                 try:
                     result = session.search(args.position, moves, limits).wait()
@@ -61,7 +80,7 @@ def play(client: SyncClient, args: argparse.Namespace, limits: Limits) -> int:
                     result = session.search(args.position, moves, limits).wait()
                 print(f"engine plays {result.best_move}  ({result.score})")
                 moves.append(result.best_move)
-                position = client.describe(args.game, args.position, tuple(moves))
+            position = client.describe(args.game, args.position, tuple(moves))
     finally:
         with contextlib.suppress(NotFound):
             session.close()

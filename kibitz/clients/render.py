@@ -37,23 +37,32 @@ def result_text(result: Result, pv_moves: int = 12) -> str:
     """The final answer: a summary line and a table of root-move scores."""
     if result.game_over is not None:
         return f"game over: {result.game_over.reason}"
+    roots = result.root_moves
+    chance = any(root.probability is not None for root in roots)
+    # before the roll there is no move to choose: the answer is the expected value
+    headline = "before the roll" if chance else f"best move {result.best_move}"
     lines = [
-        f"best move {result.best_move}   score {result.score}"
+        f"{headline}   score {result.score}"
         f"   depth {result.depth}   nodes {result.nodes:,}   time {result.time:.2f}s"
         f"   ({result.stop_reason})",
     ]
-    if result.root_moves:
-        roots = result.root_moves
+    if roots:
         width = max(4, *(len(root.move) for root in roots))
         estimates = any(root.score.visits is not None for root in roots)
         priors = any(root.prior is not None for root in roots)
+        first = "outcome" if chance else "move"
+        width = max(width, len(first))
         lines.append("")
         lines.append(
-            f"  {'move':<{width}}  {'score':>12}{_estimate_header(estimates, priors)}  line"
+            f"  {first:<{width}}  {'score':>12}{_estimate_header(estimates, priors)}"
+            + (f"  {'chance':>6}" if chance else "")
+            + "  line"
         )
         for root in roots:
             line = " ".join(root.pv[:pv_moves]) + (" ..." if len(root.pv) > pv_moves else "")
             cells = _estimate_cells(root, priors) if estimates else ""
+            if chance:
+                cells += f"  {root.probability or 0.0:>6.1%}"
             lines.append(f"  {root.move:<{width}}  {root.score:>12}{cells}  {line}")
     return "\n".join(lines)
 

@@ -202,11 +202,13 @@ class Pig(Game, HashKey, ExpectedReturn, Playout):
         return copy
 
     def render(self) -> str:
+        board = f"Pig to {self.goal}: player 1 has {self.scores[0]}, player 2 has {self.scores[1]}"
+        if self.is_terminal():
+            return f"{board}\n{self.terminal_reason()} after {self.moves_made} moves"
         state = "rolling the die" if self.rolling else "to decide"
         return (
-            f"Pig to {self.goal}: player 1 has {self.scores[0]}, player 2 has "
-            f"{self.scores[1]}\nplayer {self.player + 1} {state} with {self.turn_total} "
-            f"this turn; move {self.moves_made} of {self.horizon}"
+            f"{board}\nplayer {self.player + 1} {state} with {self.turn_total} this turn; "
+            f"move {self.moves_made} of {self.horizon}"
         )
 
     # -- capabilities -------------------------------------------------------------------------

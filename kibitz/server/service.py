@@ -12,7 +12,7 @@ from typing import Any
 import grpc
 
 from kibitz.engines import ENGINES, Engine, StopReason
-from kibitz.games import GAMES, Game
+from kibitz.games import CHANCE, GAMES, Game
 from kibitz.server import convert, inline
 from kibitz.server.auth import Tokens, identity
 from kibitz.server.budget import MemoryBudget
@@ -122,7 +122,11 @@ class EngineService(pb_grpc.EngineServiceServicer):
             board=state.render(),
             to_move=state.to_move(),
             legal_moves=[state.format_move(move) for move in state.legal_moves()],
+            perspective=state.perspective(),
         )
+        if state.to_move() == CHANCE:
+            odds = dict(state.chance_outcomes())
+            message.probabilities.extend(odds[move] for move in state.legal_moves())
         if state.is_terminal():
             message.game_over.CopyFrom(convert.game_over_result(state).game_over)
         return message

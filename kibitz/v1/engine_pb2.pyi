@@ -90,20 +90,24 @@ class DescribeRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., moves: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class PositionInfo(_message.Message):
-    __slots__ = ("game", "position", "board", "to_move", "legal_moves", "game_over")
+    __slots__ = ("game", "position", "board", "to_move", "legal_moves", "game_over", "probabilities", "perspective")
     GAME_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     BOARD_FIELD_NUMBER: _ClassVar[int]
     TO_MOVE_FIELD_NUMBER: _ClassVar[int]
     LEGAL_MOVES_FIELD_NUMBER: _ClassVar[int]
     GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    PROBABILITIES_FIELD_NUMBER: _ClassVar[int]
+    PERSPECTIVE_FIELD_NUMBER: _ClassVar[int]
     game: str
     position: str
     board: str
     to_move: int
     legal_moves: _containers.RepeatedScalarFieldContainer[str]
     game_over: GameOver
-    def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., board: _Optional[str] = ..., to_move: _Optional[int] = ..., legal_moves: _Optional[_Iterable[str]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ...) -> None: ...
+    probabilities: _containers.RepeatedScalarFieldContainer[float]
+    perspective: int
+    def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., board: _Optional[str] = ..., to_move: _Optional[int] = ..., legal_moves: _Optional[_Iterable[str]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., probabilities: _Optional[_Iterable[float]] = ..., perspective: _Optional[int] = ...) -> None: ...
 
 class CreateSessionRequest(_message.Message):
     __slots__ = ("game", "engine", "options")

@@ -153,6 +153,27 @@ def test_play_tictactoe_answers_illegal_input_and_finishes(address):
     assert "game over" in run.stdout
 
 
+def test_analyse_before_the_roll_lists_every_outcome_with_its_chance(address):
+    run = kibitz(address, "analyse", "pig", "3-5 +2 2 roll goal=20 moves=4/12", "--depth", "2")
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"^before the roll   score [+-]\d\.\d{3}", run.stdout, re.MULTILINE)
+    rows = re.findall(r"^  ([1-6])\s+[+-]\d\.\d{3}\s+16\.7%  \1 ", run.stdout, re.MULTILINE)
+    assert rows == list("123456")
+
+
+def test_play_rolls_the_dice_for_both_sides_from_a_seed(address):
+    def game(seed: str) -> subprocess.CompletedProcess:
+        holds = "hold\n" * 40  # the human always holds; the engine thinks
+        args = ("play", "pig", "0-0 +0 1 goal=10 moves=0/30", "--depth", "3", "--seed", seed)
+        return kibitz(address, *args, stdin=holds)
+
+    first, again, other = game("7"), game("7"), game("8")
+    assert first.returncode == 0, first.stderr
+    assert re.search(r"^engine rolled [1-6]$", first.stdout, re.MULTILINE)
+    assert "game over" in first.stdout
+    assert first.stdout == again.stdout != other.stdout
+
+
 def test_sigterm_answers_running_searches_then_exits():
     server = ServerProcess()
     analyse = subprocess.Popen(
