@@ -17,6 +17,7 @@ marks the chance node where the die is about to be rolled. Moves: ``roll`` (``r`
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from typing import ClassVar
@@ -221,10 +222,10 @@ class Pig(Game, HashKey, ExpectedReturn, Playout):
 
     def expected_return(self, player: int) -> float:
         """A heuristic: the lead, the turn total counting half (it may still be lost), as a
-        fraction of the goal, squashed into [-1, 1]."""
+        fraction of the goal, squashed into (-1, 1) by tanh."""
         mine = self.scores[self.player] + self.turn_total / 2
         lead = (mine - self.scores[1 - self.player]) / self.goal
-        value = max(-1.0, min(1.0, 2 * lead))
+        value = math.tanh(3 * lead)
         return value if player == self.player else -value
 
     def playout(
