@@ -2,6 +2,7 @@
 
 from kibitz.games.base import CHANCE, Game, IllegalMoveError, Move, NotationError, quoted
 from kibitz.games.capabilities import CAPABILITIES, Capability, capabilities_of
+from kibitz.games.backgammon import Backgammon
 from kibitz.games.connect4 import ConnectFour
 from kibitz.games.hex import Hex
 from kibitz.games.nim import MisereNim, Nim
@@ -13,7 +14,7 @@ GAMES: Registry[type[Game]] = Registry(
     "game", Game, "kibitz.games", ("title", "default_position", "notation_help")
 )
 """Every game by name: the built-ins, then plugins once `load_plugins()` has run."""
-for _game in (TicTacToe, Nim, MisereNim, ConnectFour, Hex, Pig):
+for _game in (TicTacToe, Nim, MisereNim, ConnectFour, Hex, Pig, Backgammon):
     GAMES.register(_game)
 
 __all__ = [

@@ -1,0 +1,293 @@
+"""Backgammon as a `Game`: two players, dice as chance nodes, no doubling cube.
+
+Before each roll the position is a chance node (`to_move()` is CHANCE, `perspective()` the
+player about to roll): the 21 rolls, the 15 non-doubles first (1/18 each) then the doubles
+(1/36), each a tuple ``(high, low)``. After the roll the player on roll chooses a play (one
+per distinct resulting position, `board.plays`), or passes when no checker can move. The
+game ends when a side has borne off all 15: a single game is worth 1, a gammon (the loser
+has borne off none) 2, a backgammon (and still has a checker on the bar or in the winner's
+home board) 3. Without a cube those are the returns.
+
+Notation (`notation.py`): GNU Backgammon's Position ID, from the point of view of the player
+on roll: ``ID`` before the roll (a plain ID means player 0 is on roll), ``ID:31`` after
+it; gnubg's ``PositionID:MatchID`` also says which player is on roll and the dice, and is
+what `position()` writes when player 1 is on roll. Plays as gnubg writes them, rolls as
+``31:``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar
+
+from kibitz.games.backgammon import notation
+from kibitz.games.backgammon.board import (
+    BAR,
+    CHECKERS,
+    Play,
+    apply_play,
+    pips,
+    plays,
+    points_won,
+    random_play,
+    start_side,
+)
+from kibitz.games.backgammon.evaluation import pre_roll_equity
+from kibitz.games.base import CHANCE, Game, IllegalMoveError, Move, NotationError, quoted
+from kibitz.games.capabilities import ExpectedReturn, HashKey, Playout
+
+Roll = tuple[int, int]
+ROLLS: tuple[Roll, ...] = tuple(
+    (high, low) for high in range(2, 7) for low in range(1, high)
+) + tuple((die, die) for die in range(1, 7))
+"""The 21 rolls: the 15 non-doubles, then the doubles."""
+OUTCOMES: list[tuple[Move, float]] = [
+    (roll, 1 / 36 if roll[0] == roll[1] else 1 / 18) for roll in ROLLS
+]
+PASS: Play = ()
+"""The play of a player who cannot move."""
+
+
+class Backgammon(Game, HashKey, ExpectedReturn, Playout):
+    """A backgammon position; see the module docstring."""
+
+    name: ClassVar[str] = "backgammon"
+    title: ClassVar[str] = "Backgammon"
+    has_chance: ClassVar[bool] = True
+    default_position: ClassVar[str] = "4HPwATDgc/ABMA"
+    default_engine: ClassVar[str | None] = "expectimax"
+    return_bounds: ClassVar[tuple[float, float]] = (-3.0, 3.0)
+    notation_help: ClassVar[str] = (
+        "Position: GNU Backgammon's Position ID from the view of the player on roll "
+        "('4HPwATDgc/ABMA' is the start), before the roll; 'ID:31' after rolling 3 and 1; "
+        "gnubg's 'PositionID:MatchID' (the Match ID gives the player on roll and the dice). "
+        "Plays as gnubg writes them, points counted from the mover's home: '8/5 6/5', "
+        "'bar/22', '6/off', '13/7*', '8/4(2)' (or spelled out: '8/4 8/4'); 'pass' when no "
+        "checker can move. Rolls: '31:' (or 31, 3-1). Single games: no doubling cube; a "
+        "gammon counts 2, a backgammon 3."
+    )
+
+    def __init__(self) -> None:
+        self.sides = [start_side(), start_side()]
+        """Each player's checkers, in that player's own indexing (board.py)."""
+        self.on_roll = 0
+        self.dice: Roll | None = None
+        self._plays: list[Play] | None = None
+        self._history: list[tuple[list[int], list[int], int, Roll | None]] = []
+
+    # -- notation -----------------------------------------------------------------------------
+
+    @classmethod
+    def from_position(cls, text: str) -> Backgammon:
+        text = text.strip() or cls.default_position
+        parts = text.split(":")
+        if len(parts) > 2:
+            raise NotationError(
+                f"cannot read {quoted(text)}: expected 'PositionID', 'PositionID:31' or "
+                f"'PositionID:MatchID'"
+            )
+        game = cls()
+        mine, theirs = notation.decode_position_id(parts[0])
+        on_roll, dice = 0, None
+        if len(parts) == 2:
+            suffix = parts[1]
+            if len(suffix) == notation.MATCH_ID_LENGTH:
+                match = notation.decode_match_id(suffix)
+                on_roll, dice = match.on_roll, match.dice
+            else:
+                dice = notation.parse_roll(suffix)
+                if dice is None:
+                    raise NotationError(
+                        f"cannot read the dice {quoted(suffix)} of {quoted(text)}: expected "
+                        f"two digits 1-6 such as 31, or a 12-character Match ID"
+                    )
+        game.on_roll, game.dice = on_roll, dice
+        game.sides[on_roll], game.sides[1 - on_roll] = mine, theirs
+        if not sum(mine) and not sum(theirs):
+            raise NotationError(f"{quoted(text)}: neither side has a checker on the board")
+        return game
+
+    def position(self) -> str:
+        mine, theirs = self.sides[self.on_roll], self.sides[1 - self.on_roll]
+        position_id = notation.encode_position_id(mine, theirs)
+        if self.on_roll == 1:
+            return f"{position_id}:{notation.encode_match_id(1, self.dice)}"
+        if self.dice is None:
+            return position_id
+        return f"{position_id}:{self.dice[0]}{self.dice[1]}"
+
+    def parse_move(self, text: str) -> Move:
+        if self.dice is None:
+            roll = notation.parse_roll(text)
+            if roll is None:
+                raise NotationError(
+                    f"the dice are to be rolled: expected a roll such as 31: or 3-1, not "
+                    f"{quoted(text)}"
+                )
+            return roll
+        if notation.parse_roll(text) is not None:
+            raise IllegalMoveError(
+                f"{quoted(text)}: the dice are already rolled ({self._dice_text()})"
+            )
+        if self.is_terminal():
+            raise IllegalMoveError(f"{quoted(text)}: the game is over")
+        me, opp = self.sides[self.on_roll], self.sides[1 - self.on_roll]
+        return notation.parse_play(text, me, opp, self._legal_plays())
+
+    def format_move(self, move: Move) -> str:
+        if self.dice is None:
+            return notation.format_roll(move)  # type: ignore[arg-type]
+        return notation.format_play(move, self.sides[1 - self.on_roll])  # type: ignore[arg-type]
+
+    def split_moves(self, text: str) -> list[str]:
+        """A transcript such as ``31: 8/5 6/5 64: 24/18 13/9``: a roll starts a new move,
+        the checker paths between two rolls are one play."""
+        moves: list[str] = []
+        play: list[str] = []
+        for word in text.replace(",", " ").split():
+            if notation.parse_roll(word) is not None:
+                if play:
+                    moves.append(" ".join(play))
+                    play = []
+                moves.append(word)
+            else:
+                play.append(word)
+        if play:
+            moves.append(" ".join(play))
+        return moves
+
+    def _dice_text(self) -> str:
+        return f"{self.dice[0]}{self.dice[1]}" if self.dice else "not rolled"
+
+    # -- rules --------------------------------------------------------------------------------
+
+    def to_move(self) -> int:
+        if self.dice is None and not self.is_terminal():
+            return CHANCE
+        return self.on_roll
+
+    def perspective(self) -> int:
+        return self.on_roll
+
+    def is_terminal(self) -> bool:
+        return not sum(self.sides[0]) or not sum(self.sides[1])
+
+    def _legal_plays(self) -> list[Play]:
+        if self._plays is None:
+            assert self.dice is not None
+            me, opp = self.sides[self.on_roll], self.sides[1 - self.on_roll]
+            self._plays = plays(me, opp, *self.dice) or [PASS]
+        return self._plays
+
+    def legal_moves(self) -> list[Move]:
+        if self.is_terminal():
+            return []
+        if self.dice is None:
+            return list(ROLLS)
+        return list(self._legal_plays())
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        return list(OUTCOMES)
+
+    def play(self, move: Move) -> None:
+        mine, theirs = self.sides[self.on_roll], self.sides[1 - self.on_roll]
+        self._history.append((mine[:], theirs[:], self.on_roll, self.dice))
+        self._plays = None
+        if self.dice is None:
+            self.dice = move  # type: ignore[assignment]
+            return
+        apply_play(mine, theirs, move)  # type: ignore[arg-type]
+        self.dice = None
+        if sum(mine):  # the game goes on: the other player rolls next
+            self.on_roll = 1 - self.on_roll
+
+    def undo(self) -> None:
+        mine, theirs, self.on_roll, self.dice = self._history.pop()
+        self.sides[self.on_roll], self.sides[1 - self.on_roll] = mine, theirs
+        self._plays = None
+
+    def returns(self) -> tuple[float, ...]:
+        return final_returns(self.sides)
+
+    def terminal_reason(self) -> str:
+        winner = 0 if not sum(self.sides[0]) else 1
+        points = points_won(self.sides[1 - winner])
+        kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[points]
+        return f"player {winner + 1} wins {kind}"
+
+    def clone(self) -> Backgammon:
+        copy = Backgammon.__new__(Backgammon)
+        copy.sides = [self.sides[0][:], self.sides[1][:]]
+        copy.on_roll, copy.dice = self.on_roll, self.dice
+        copy._plays = None
+        copy._history = [(a[:], b[:], c, d) for a, b, c, d in self._history]
+        return copy
+
+    def render(self) -> str:
+        """The board from the view of the player on roll (X, moving from 24 to 1)."""
+        me, opp = self.sides[self.on_roll], self.sides[1 - self.on_roll]
+
+        def cell(index: int) -> str:
+            if me[index]:
+                return f"X{me[index]}" if me[index] > 1 else "X "
+            theirs = opp[23 - index]
+            if theirs:
+                return f"O{theirs}" if theirs > 1 else "O "
+            return ". "
+
+        top = " ".join(cell(index) for index in range(12, 24))
+        bottom = " ".join(cell(index) for index in range(11, -1, -1))
+        roll = f"rolled {self._dice_text()}" if self.dice else "to roll"
+        lines = [
+            " 13 14 15 16 17 18   19 20 21 22 23 24",
+            " " + top[:17] + "   " + top[18:],
+            " " + bottom[:17] + "   " + bottom[18:],
+            " 12 11 10  9  8  7    6  5  4  3  2  1",
+            f"X = player {self.on_roll + 1} ({roll}): bar {me[BAR]}, off "
+            f"{CHECKERS - sum(me)}, pips {pips(me)}",
+            f"O = player {2 - self.on_roll}: bar {opp[BAR]}, off {CHECKERS - sum(opp)}, "
+            f"pips {pips(opp)}",
+            f"Position ID {notation.encode_position_id(me, opp)}",
+        ]
+        if self.is_terminal():
+            lines.append(self.terminal_reason())
+        return "\n".join(lines)
+
+    # -- capabilities -------------------------------------------------------------------------
+
+    def key(self) -> int:
+        return hash((tuple(self.sides[0]), tuple(self.sides[1]), self.on_roll, self.dice))
+
+    def expected_return(self, player: int) -> float:
+        """The pre-roll estimate for the player on roll (at a decision node too: the roll
+        in hand is not looked at), negated for the other player."""
+        on_roll = self.on_roll
+        value = pre_roll_equity(self.sides[on_roll], self.sides[1 - on_roll])
+        return value if player == on_roll else -value
+
+    def playout(
+        self, rng: random.Random, record: list[tuple[int, Move]] | None = None
+    ) -> tuple[float, ...]:
+        """A random game to the end on copies of the board (`board.random_play`)."""
+        sides = [self.sides[0][:], self.sides[1][:]]
+        on_roll, dice = self.on_roll, self.dice
+        while sum(sides[0]) and sum(sides[1]):
+            if dice is None:
+                first, second = rng.randint(1, 6), rng.randint(1, 6)
+                dice = (max(first, second), min(first, second))
+                if record is not None:
+                    record.append((CHANCE, dice))
+            me, opp = sides[on_roll], sides[1 - on_roll]
+            play = random_play(me, opp, *dice, rng)
+            if record is not None:
+                record.append((on_roll, play))
+            apply_play(me, opp, play)
+            on_roll, dice = 1 - on_roll, None
+        return final_returns(sides)
+
+
+def final_returns(sides: list[list[int]]) -> tuple[float, float]:
+    """The returns of a finished game (the side with no checkers left has won)."""
+    winner = 0 if not sum(sides[0]) else 1
+    points = float(points_won(sides[1 - winner]))
+    return (points, -points) if winner == 0 else (-points, points)
