@@ -65,6 +65,24 @@ def cubeless(win: float, win_gammon: float, win_backgammon: float, lose_gammon: 
     return 2 * win - 1 + win_gammon + win_backgammon - lose_gammon - lose_backgammon
 
 
+@dataclass(frozen=True)
+class Evaluation:
+    """gnubg's probabilities for the player on roll (gammons include backgammons)."""
+
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
+
+    @property
+    def equity(self) -> float:
+        """Cubeless equity, gammons counting 2 and backgammons 3."""
+        return cubeless(
+            self.win, self.win_gammon, self.win_backgammon, self.lose_gammon, self.lose_backgammon
+        )
+
+
 class Gnubg:
     """One gnubg process; use as a context manager (or call `close`)."""
 
@@ -128,14 +146,13 @@ class Gnubg:
         """Every legal play as gnubg writes it (hint with room for all of them)."""
         return [hint.play for hint in self.hints(position_id, dice, 10_000)]
 
-    def evaluate(self, position_id: str) -> float:
-        """The static (0-ply) cubeless equity of the player on roll, before rolling."""
+    def evaluate(self, position_id: str) -> Evaluation:
+        """The static (0-ply) cubeless evaluation of the player on roll, before rolling."""
         lines = self._ask([f"set board {position_id}", "eval"])
         for line in lines:
             found = _STATIC.match(line.strip())
             if found:
-                win, wg, wbg, lg, lbg = map(float, found.groups()[:5])
-                return cubeless(win, wg, wbg, lg, lbg)
+                return Evaluation(*map(float, found.groups()[:5]))
         raise GnubgError(f"no evaluation for {position_id}: {' | '.join(lines[-5:])}")
 
     def _ask(self, commands: list[str]) -> list[str]:
