@@ -1,8 +1,8 @@
 """Game rules, one module per game, and the registry the server looks names up in."""
 
+from kibitz.games.backgammon import Backgammon
 from kibitz.games.base import CHANCE, Game, IllegalMoveError, Move, NotationError, quoted
 from kibitz.games.capabilities import CAPABILITIES, Capability, capabilities_of
-from kibitz.games.backgammon import Backgammon
 from kibitz.games.connect4 import ConnectFour
 from kibitz.games.hex import Hex
 from kibitz.games.nim import MisereNim, Nim

@@ -67,15 +67,15 @@ CONTACT_WEIGHTS = (
 # fmt: on
 
 # Fitted on 2026-11-24 by `python scripts/calibrate_backgammon.py` (300 self-play games,
-# 4,000 positions: 3,236 contact, 764 race; gnubg 1.07.001 at 0-ply); mean absolute error
-# of the equity against gnubg's: contact 0.361, race 0.335.
-CALIBRATION = (0.0851, 1.4418, -1.0623)
+# 4,000 positions: 3,355 contact, 645 race; gnubg 1.07.001 at 0-ply); mean absolute error
+# of the equity against gnubg's: contact 0.366, race 0.367.
+CALIBRATION = (0.0777, 1.5058, -0.9986)
 """Win probability of the mover after its play = logistic(these . `contact_features`)."""
-GAMMON_FACTOR = 1.7705
+GAMMON_FACTOR = 1.7515
 """Cubeless equity = (2p - 1) * this (gammons make a lopsided game worth more)."""
-RACE_SCALE = 1.58
+RACE_SCALE = 1.68
 """Race: win probability of the player on roll = Phi((lead + 4) / (scale * sqrt(total)))."""
-RACE_GAMMON_FACTOR = 1.2608
+RACE_GAMMON_FACTOR = 1.2938
 """Race: cubeless equity = (2p - 1) * this."""
 
 

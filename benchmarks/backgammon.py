@@ -1,0 +1,280 @@
+"""Backgammon against GNU Backgammon: how often kibitz's play is gnubg's, games against
+gnubg's weakest player and against pubeval, MCTS against expectimax at equal time, and the
+expectimax search's speed with and without Star1/Star2. See benchmarks/README.md,
+"Backgammon".
+
+Games are single games without a cube (1, 2 or 3 points), played in pairs with **common
+dice**: both games of a pair use the same sequence of rolls, the colours swapped, so that
+the luck of the dice mostly cancels. Player 0 rolls first (no opening roll-off). The score
+is kibitz's points per game with a 95% interval (normal approximation over the pairs).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from benchmarks import gnubg as gnubg_driver
+from kibitz.engines import ENGINES, Limits, SearchContext
+from kibitz.games import Move
+from kibitz.games.backgammon import Backgammon, evaluation
+from kibitz.games.backgammon.board import apply_play
+
+START = "4HPwATDgc/ABMA"
+OPENING_ROLLS = [(high, low) for high in range(2, 7) for low in range(1, high)]
+
+
+# -- players ------------------------------------------------------------------------------------
+
+Player = Callable[[Backgammon], Move]
+"""Chooses a play for the player on roll of a position whose dice are rolled."""
+
+_GNUBG: dict[str, gnubg_driver.Gnubg] = {}
+
+
+def gnubg(setting: str) -> Player:
+    def choose(state: Backgammon) -> Move:
+        if setting not in _GNUBG:  # one gnubg per process and setting
+            _GNUBG[setting] = gnubg_driver.Gnubg(setting)
+        position_id = state.position().split(":")[0]
+        hint = _GNUBG[setting].best_move(position_id, state.dice)
+        return state.parse_move(hint.play)
+
+    return choose
+
+
+def expectimax(depth: int | None = None, movetime: float | None = None, **options) -> Player:
+    engine = ENGINES["expectimax"](options)
+
+    def choose(state: Backgammon) -> Move:
+        limits = Limits(depth=depth, movetime=movetime)
+        return engine.search(state, limits, SearchContext()).best_move
+
+    return choose
+
+
+def mcts(movetime: float) -> Player:
+    engine = ENGINES["mcts"]({"Seed": 0})
+
+    def choose(state: Backgammon) -> Move:
+        return engine.search(state, Limits(movetime=movetime), SearchContext()).best_move
+
+    return choose
+
+
+def pubeval_player(state: Backgammon) -> Move:
+    """Tesauro's benchmark player: the play pubeval scores best (race weights when the
+    position before the play is a race), the first of equals."""
+    me, opp = state.sides[state.on_roll], state.sides[1 - state.on_roll]
+    race = evaluation.is_race(me, opp)
+
+    def score(play) -> float:
+        mine, theirs = me[:], opp[:]
+        apply_play(mine, theirs, play)
+        return evaluation.pubeval(mine, theirs, race)
+
+    return max(state.legal_moves(), key=score)
+
+
+PLAYERS: dict[str, Callable[[], Player]] = {
+    "kibitz expectimax 1-ply": lambda: expectimax(depth=1),
+    "kibitz expectimax 2-ply": lambda: expectimax(depth=2),
+    "gnubg beginner": lambda: gnubg("beginner"),
+    "pubeval": lambda: pubeval_player,
+    "kibitz mcts 0.05 s": lambda: mcts(0.05),
+    "kibitz expectimax 0.05 s": lambda: expectimax(movetime=0.05),
+}
+
+
+# -- games ------------------------------------------------------------------------------------
+
+
+def play_game(players: tuple[Player, Player], seed: int) -> float:
+    """Player 0's points in one game whose k-th roll is the k-th of `seed`'s sequence."""
+    dice = random.Random(seed)
+    state = Backgammon.from_position(START)
+    while not state.is_terminal():
+        first, second = dice.randint(1, 6), dice.randint(1, 6)
+        state.play((max(first, second), min(first, second)))
+        moves = state.legal_moves()
+        state.play(moves[0] if len(moves) == 1 else players[state.on_roll](state))
+    return state.returns()[0]
+
+
+@dataclass(frozen=True)
+class Pairing:
+    ours: str
+    theirs: str
+    pairs: int
+
+
+_PLAYER_CACHE: dict[str, Player] = {}
+
+
+def _player(name: str) -> Player:
+    if name not in _PLAYER_CACHE:
+        _PLAYER_CACHE[name] = PLAYERS[name]()
+    return _PLAYER_CACHE[name]
+
+
+def _play_pair(task: tuple[str, str, int]) -> float:
+    """kibitz's points over the two games of pair `index` (colours swapped, same dice)."""
+    ours, theirs, index = task
+    first = play_game((_player(ours), _player(theirs)), index)
+    second = -play_game((_player(theirs), _player(ours)), index)
+    return first + second
+
+
+def interval(values: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% interval (normal approximation)."""
+    mean = statistics.fmean(values)
+    spread = statistics.stdev(values) if len(values) > 1 else 0.0
+    return mean, 1.96 * spread / math.sqrt(len(values))
+
+
+def match_table(pairings: list[Pairing], workers: int) -> list[str]:
+    lines = [
+        "Single games without a cube, in pairs with common dice (colours swapped): kibitz's "
+        "points per game",
+        f"{'kibitz':<26}{'opponent':<26}{'games':>6}{'won':>6}{'points/game':>13}"
+        f"{'95% interval':>18}{'seconds':>9}",
+    ]
+    context = multiprocessing.get_context("forkserver")
+    with context.Pool(workers) as pool:
+        for pairing in pairings:
+            start = time.perf_counter()
+            tasks = [(pairing.ours, pairing.theirs, index) for index in range(pairing.pairs)]
+            pair_points = pool.map(_play_pair, tasks, chunksize=1)
+            per_game = [points / 2 for points in pair_points]
+            mean, half = interval(per_game)
+            games = 2 * pairing.pairs
+            won = sum(points > 0 for points in pair_points)  # pairs won
+            lines.append(
+                f"{pairing.ours:<26}{pairing.theirs:<26}{games:>6}{won:>6}{mean:>+13.3f}"
+                f"{f'{mean - half:+.3f} to {mean + half:+.3f}':>18}"
+                f"{time.perf_counter() - start:>9.0f}"
+            )
+    lines.append("won: pairs of games with a positive total for kibitz")
+    return lines
+
+
+# -- agreement with gnubg -------------------------------------------------------------------------
+
+
+def sample_positions(count: int, seed: int) -> list[str]:
+    """`count` contact positions with their roll (``ID:31``) from seeded games between two
+    kibitz 1-ply players, one position at most every few moves."""
+    rng = random.Random(seed)
+    chooser = expectimax(depth=1)
+    found: list[str] = []
+    while len(found) < count:
+        state = Backgammon.from_position(START)
+        while not state.is_terminal() and len(found) < count:
+            first, second = rng.randint(1, 6), rng.randint(1, 6)
+            state.play((max(first, second), min(first, second)))
+            moves = state.legal_moves()
+            me, opp = state.sides[state.on_roll], state.sides[1 - state.on_roll]
+            if len(moves) > 1 and not evaluation.is_race(me, opp) and rng.random() < 0.2:
+                # the Position ID is the roller's view: the roller is player 0 of `ID:31`
+                position_id = state.position().split(":")[0]
+                found.append(f"{position_id}:{state.dice[0]}{state.dice[1]}")
+            state.play(moves[0] if len(moves) == 1 else chooser(state))
+    return found
+
+
+def agreement_table(count: int, seed: int) -> list[str]:
+    positions = sample_positions(count, seed)
+    openings = [f"{START}:{high}{low}" for high, low in OPENING_ROLLS]
+    reference = gnubg("0-ply")
+    lines = [
+        "How often kibitz's play is gnubg's (gnubg 1.07 at 0-ply, its expert level; the same "
+        "resulting position counts as the same play)",
+        f"{'positions':<44}{'kibitz 1-ply':>14}{'kibitz 2-ply':>14}",
+    ]
+    for title, texts in (
+        (f"{len(positions)} contact positions from play (seed {seed})", positions),
+        ("the 15 opening rolls", openings),
+    ):
+        agreed = {1: 0, 2: 0}
+        for text in texts:
+            state = Backgammon.from_position(text)
+            theirs = reference(state)
+            for depth in (1, 2):
+                if expectimax(depth=depth)(state) == theirs:
+                    agreed[depth] += 1
+        lines.append(f"{title:<44}{agreed[1] / len(texts):>14.1%}{agreed[2] / len(texts):>14.1%}")
+    return lines
+
+
+# -- speed ---------------------------------------------------------------------------------------
+
+
+def speed_table(positions: list[str], depth: int) -> list[str]:
+    settings = {
+        "no pruning, no table": {"Star1": False, "Hash": 0},
+        "Star1": {"Star2": False},
+        "Star1 + Star2 (default)": {},
+    }
+    lines = [
+        f"expectimax on {len(positions)} of those positions, depth {depth} (iterative "
+        f"deepening from 1): totals",
+        f"{'search':<26}{'nodes':>10}{'seconds':>9}{'nodes/s':>9}{'x nodes':>9}{'x time':>8}",
+    ]
+    rows = {}
+    values: dict[str, list[float]] = {}
+    for name, options in settings.items():
+        nodes, seconds = 0, 0.0
+        values[name] = []
+        for text in positions:
+            state = Backgammon.from_position(text)
+            start = time.perf_counter()
+            result = ENGINES["expectimax"](options).search(
+                state, Limits(depth=depth), SearchContext()
+            )
+            seconds += time.perf_counter() - start
+            nodes += result.nodes
+            values[name].append(result.score.expected)
+        rows[name] = (nodes, seconds)
+    base_nodes, base_time = rows["no pruning, no table"]
+    for name, (nodes, seconds) in rows.items():
+        if any(
+            abs(a - b) > 1e-9
+            for a, b in zip(values[name], values["no pruning, no table"], strict=True)
+        ):
+            raise AssertionError(f"{name} changes a value")
+        lines.append(
+            f"{name:<26}{nodes:>10,}{seconds:>9.2f}{nodes / seconds:>9,.0f}"
+            f"{base_nodes / nodes:>9.1f}{base_time / seconds:>8.1f}"
+        )
+    lines.append("every setting finds the same value at every position (checked to 1e-9)")
+    return lines
+
+
+def pairings(pairs: int) -> list[Pairing]:
+    return [
+        Pairing("kibitz expectimax 1-ply", "gnubg beginner", pairs),
+        Pairing("kibitz expectimax 1-ply", "pubeval", pairs),
+        Pairing("kibitz expectimax 2-ply", "gnubg beginner", pairs),
+        Pairing("kibitz expectimax 2-ply", "pubeval", pairs),
+        Pairing("kibitz mcts 0.05 s", "kibitz expectimax 0.05 s", pairs),
+    ]
+
+
+def run(pairs: int | None = None, quick: bool = False) -> None:
+    if not gnubg_driver.available():
+        print("Backgammon benchmark skipped: gnubg is missing (bash scripts/peers.sh installs it)")
+        return
+    count = 20 if quick else 200
+    for line in agreement_table(count, seed=1):
+        print(line)
+    print()
+    for line in speed_table(sample_positions(5 if quick else 20, seed=2), depth=2):
+        print(line)
+    print()
+    for line in match_table(pairings(pairs or (2 if quick else 100)), workers=2):
+        print(line)
