@@ -214,7 +214,7 @@ def format_play(play: Play, opp: list[int]) -> str:
             paths.append([(source, False), (target, hit)])
     texts = [
         "/".join(_point_name(point) + ("*" if hit else "") for point, hit in path)
-        for path in sorted(paths, key=lambda path: (-path[0][0], -path[-1][0]))
+        for path in sorted(paths, key=lambda path: (-path[0][0], path[-1][0]))
     ]
     counted: list[str] = []
     for text in texts:

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The peers that tests and benchmarks compare kibitz with and that come from Debian rather
+# than PyPI: GNU Backgammon (gnubg). Installs what is missing when it can (as root, or with
+# passwordless sudo); otherwise says what is missing and carries on: the tests that need a
+# peer then skip, saying so. Never fails its caller.
+set -uo pipefail
+
+install_debian() {  # install_debian PACKAGE
+  local runner=()
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+      runner=(sudo -n)
+    else
+      echo "peers: $1 is missing and cannot be installed (not root, no sudo)" >&2
+      return 0
+    fi
+  fi
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "peers: $1 is missing and cannot be installed (no apt-get)" >&2
+    return 0
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${runner[@]}" apt-get install -y -q "$1" >/dev/null 2>&1 \
+    || { "${runner[@]}" apt-get update -q >/dev/null 2>&1 \
+         && "${runner[@]}" apt-get install -y -q "$1" >/dev/null 2>&1; } \
+    || echo "peers: installing $1 failed; the tests that need it will skip" >&2
+}
+
+[ -x /usr/games/gnubg ] || command -v gnubg >/dev/null 2>&1 || install_debian gnubg
+exit 0
