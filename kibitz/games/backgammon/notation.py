@@ -13,7 +13,8 @@ two dice (3 each), match length (15), the two scores (15 each), Jacoby (1).
 **Plays** are written as GNU Backgammon writes them: each checker's path from its point to
 where it stops (``13/7``, ``bar/22``, ``6/off``), a ``*`` where it hits, an intermediate
 point kept where it hits on the way (``13/11*/7``), identical paths counted (``8/4(2)``),
-paths from the back first (``24/18 13/9``). Points count from the mover's home.
+paths from the back first (``24/18 13/9``, ``24/23 24/21``). Points count from the
+mover's home.
 """
 
 from __future__ import annotations
@@ -200,7 +201,9 @@ def format_play(play: Play, opp: list[int]) -> str:
         return "pass"
     blots = {23 - index for index in range(24) if opp[index] == 1}
     paths: list[list[tuple[int, bool]]] = []  # each: [(point, hit there), ...]
-    for source, target in play:
+    # as gnubg: the steps from the back first, and a step that goes on from where an
+    # earlier one stopped continues that checker's path
+    for source, target in sorted(play, key=lambda step: (-step[0], -step[1])):
         hit = target in blots
         if hit:
             blots.discard(target)
@@ -213,8 +216,7 @@ def format_play(play: Play, opp: list[int]) -> str:
         else:
             paths.append([(source, False), (target, hit)])
     texts = [
-        "/".join(_point_name(point) + ("*" if hit else "") for point, hit in path)
-        for path in sorted(paths, key=lambda path: (-path[0][0], path[-1][0]))
+        "/".join(_point_name(point) + ("*" if hit else "") for point, hit in path) for path in paths
     ]
     counted: list[str] = []
     for text in texts:
