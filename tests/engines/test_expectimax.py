@@ -58,7 +58,7 @@ def test_star1_and_star2_search_fewer_nodes_than_plain_expectimax():
         tree = RandomChanceTree(seed, decisions=4, max_moves=4, chance_root=chance_root)
         values = set()
         for name, options in SWITCHES.items():
-            result, _ = run(tree, Limits(depth=4), **options)
+            result, _ = run(tree, Limits(depth=4), ExactRoot=False, **options)
             nodes[name] += result.nodes
             values.add(round(player0_value(tree, result), 12))
         assert len(values) == 1
@@ -68,8 +68,10 @@ def test_star1_and_star2_search_fewer_nodes_than_plain_expectimax():
 
 def test_at_a_decision_root_each_move_is_exact_or_an_upper_bound_of_its_value():
     tree = RandomChanceTree(5, decisions=3, max_moves=5)
-    result, _ = run(tree, Limits(depth=3))
-    everything, _ = run(tree, Limits(depth=3, multipv=10))
+    result, _ = run(tree, Limits(depth=3), ExactRoot=False)
+    everything, _ = run(tree, Limits(depth=3))  # ExactRoot (the default): every move exact
+    assert (everything.best_move, everything.score) == (result.best_move, result.score)
+    assert result.nodes < everything.nodes
     exact = {root.move: root.score.expected for root in everything.root_moves}
     assert all(root.score.bound == Bound.EXACT for root in everything.root_moves)
     for move in tree.legal_moves():

@@ -61,6 +61,14 @@ class Expectimax(Engine):
             "nodes (and no Star2).",
         ),
         OptionSpec(
+            "ExactRoot",
+            "check",
+            True,
+            "Give every root move its exact value (as backgammon programs list every play "
+            "with its equity), not only the best `multipv` ones. Off = the others end with "
+            "an upper bound as soon as pruning shows they are worse: faster, for play.",
+        ),
+        OptionSpec(
             "Star2",
             "check",
             True,
@@ -100,7 +108,8 @@ class Expectimax(Engine):
         else:
             ordered = state.ordered_moves()
         moves = root_candidates(ordered, limits.search_moves)
-        root = RootSearch(nodes, driver, moves, limits.multipv)
+        multipv = len(moves) if self.options["ExactRoot"] else limits.multipv
+        root = RootSearch(nodes, driver, moves, multipv)
         max_depth = DEFAULT_MAX_DEPTH
         if limits.depth is not None and not limits.infinite and not limits.solve:
             max_depth = max(1, limits.depth)

@@ -226,7 +226,19 @@ class RootSearch:
             state.play(step)
         for _ in line:
             state.undo()
+        if len(line) > 1 and self._outcome_last(line):
+            line.pop()  # a roll with no move known after it says nothing
         return line
+
+    def _outcome_last(self, line: list[Move]) -> bool:
+        """Whether the last move of `line` (from the root) is a chance outcome."""
+        state = self.state
+        for move in line[:-1]:
+            state.play(move)
+        chance = state.to_move() == CHANCE
+        for _ in line[:-1]:
+            state.undo()
+        return chance
 
     def info(self, depth: int, lines: list[Line], elapsed: float) -> Info:
         best = lines[0]
