@@ -1,5 +1,6 @@
 """`python -m benchmarks`: the service (round trips and load, benchmarks/load.py), Monte
-Carlo tree search (benchmarks/montecarlo.py), then Connect Four solving.
+Carlo tree search (benchmarks/montecarlo.py), expectiminimax on Pig (benchmarks/expectimax.py),
+backgammon against GNU Backgammon (benchmarks/backgammon.py), then Connect Four solving.
 
 Everything runs under ``if __name__ == "__main__"``: the Connect Four peers start their child
 processes from a forkserver, which re-imports this module in every child.
@@ -23,8 +24,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         prog="python -m benchmarks",
         description="kibitz benchmarks: the service over loopback (round trips, then 16 and 64 "
         "clients searching at once), Monte Carlo tree search next to OpenSpiel's (simulations "
-        "per second, matches), then Connect Four solving on Pons's test sets next to "
-        "easyAI and OpenSpiel (see benchmarks/README.md).",
+        "per second, matches), expectiminimax next to OpenSpiel's on Pig, backgammon against "
+        "GNU Backgammon (agreement, games, speed), then Connect Four solving on Pons's test "
+        "sets next to easyAI and OpenSpiel (see benchmarks/README.md).",
     )
     parser.add_argument(
         "--quick", action="store_true", help="small samples and short caps: a smoke run"
@@ -91,6 +93,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         metavar="N",
         help="playouts per move in the matches against OpenSpiel's MCTS (default 1000)",
     )
+    parser.add_argument("--no-expectimax", action="store_true", help="skip expectiminimax on Pig")
+    parser.add_argument(
+        "--no-backgammon", action="store_true", help="skip the backgammon benchmark"
+    )
+    parser.add_argument(
+        "--backgammon-pairs",
+        type=argtypes.positive_int,
+        metavar="N",
+        help="pairs of games (common dice, colours swapped) per backgammon pairing "
+        "(default 100, --quick 2)",
+    )
     return parser.parse_args(argv)
 
 
@@ -105,6 +118,16 @@ def main(argv: list[str]) -> None:
         from benchmarks import montecarlo
 
         montecarlo.run(games=args.mcts_games, playouts=args.mcts_playouts, quick=args.quick)
+    if not args.no_expectimax:
+        from benchmarks import expectimax
+
+        expectimax.run(quick=args.quick)
+        print()
+    if not args.no_backgammon:
+        from benchmarks import backgammon
+
+        backgammon.run(pairs=args.backgammon_pairs, quick=args.quick)
+        print()
     if not args.no_connect4:
         from benchmarks import connect4
 

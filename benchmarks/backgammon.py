@@ -16,7 +16,7 @@ import multiprocessing
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from benchmarks import gnubg as gnubg_driver
@@ -138,13 +138,16 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * spread / math.sqrt(len(values))
 
 
-def match_table(pairings: list[Pairing], workers: int) -> list[str]:
-    lines = [
+def match_table(pairings: list[Pairing], workers: int) -> Iterator[str]:
+    """The table's lines, each pairing's as soon as its games are over."""
+    yield (
         "Single games without a cube, in pairs with common dice (colours swapped): kibitz's "
-        "points per game",
+        "points per game"
+    )
+    yield (
         f"{'kibitz':<26}{'opponent':<26}{'games':>6}{'won':>6}{'points/game':>13}"
-        f"{'95% interval':>18}{'seconds':>9}",
-    ]
+        f"{'95% interval':>18}{'seconds':>9}"
+    )
     context = multiprocessing.get_context("forkserver")
     with context.Pool(workers) as pool:
         for pairing in pairings:
@@ -155,13 +158,12 @@ def match_table(pairings: list[Pairing], workers: int) -> list[str]:
             mean, half = interval(per_game)
             games = 2 * pairing.pairs
             won = sum(points > 0 for points in pair_points)  # pairs won
-            lines.append(
+            yield (
                 f"{pairing.ours:<26}{pairing.theirs:<26}{games:>6}{won:>6}{mean:>+13.3f}"
                 f"{f'{mean - half:+.3f} to {mean + half:+.3f}':>18}"
                 f"{time.perf_counter() - start:>9.0f}"
             )
-    lines.append("won: pairs of games with a positive total for kibitz")
-    return lines
+    yield "won: pairs of games with a positive total for kibitz"
 
 
 # -- agreement with gnubg -------------------------------------------------------------------------
@@ -277,4 +279,4 @@ def run(pairs: int | None = None, quick: bool = False) -> None:
         print(line)
     print()
     for line in match_table(pairings(pairs or (2 if quick else 100)), workers=2):
-        print(line)
+        print(line, flush=True)
