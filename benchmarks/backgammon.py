@@ -95,16 +95,23 @@ PLAYERS: dict[str, Callable[[], Player]] = {
 # -- games ------------------------------------------------------------------------------------
 
 
+MAX_TURNS = 2000
+"""A game still going after this many turns is stuck (both sides shut out on the bar)
+and scores 0."""
+
+
 def play_game(players: tuple[Player, Player], seed: int) -> float:
     """Player 0's points in one game whose k-th roll is the k-th of `seed`'s sequence."""
     dice = random.Random(seed)
     state = Backgammon.from_position(START)
-    while not state.is_terminal():
+    for _ in range(MAX_TURNS):
+        if state.is_terminal():
+            return state.returns()[0]
         first, second = dice.randint(1, 6), dice.randint(1, 6)
         state.play((max(first, second), min(first, second)))
         moves = state.legal_moves()
         state.play(moves[0] if len(moves) == 1 else players[state.on_roll](state))
-    return state.returns()[0]
+    return 0.0
 
 
 @dataclass(frozen=True)

@@ -257,3 +257,10 @@ def test_the_estimate_prefers_the_race_leader_and_stays_in_bounds():
 def test_the_steps_of_a_play_use_gnubgs_indexing():
     assert plays(start_side(), start_side(), 6, 5)[0] == ((23, 17), (17, 12))
     assert OFF == -1 and BAR == 24
+
+
+def test_a_playout_where_both_sides_are_shut_out_for_ever_is_a_draw():
+    closed_with_one_on_the_bar = side({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2}, bar=1)
+    state = game(closed_with_one_on_the_bar, closed_with_one_on_the_bar, "65")
+    assert state.legal_moves() == [()]
+    assert state.playout(random.Random(1)) == (0.0, 0.0)

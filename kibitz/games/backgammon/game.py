@@ -46,6 +46,9 @@ OUTCOMES: list[tuple[Move, float]] = [
 ]
 PASS: Play = ()
 """The play of a player who cannot move."""
+STUCK_PASSES = 200
+"""Passes in a row after which a playout calls the game stuck: both sides on the bar
+against closed boards can never move again (with any roll)."""
 
 
 class Backgammon(Game, HashKey, ExpectedReturn, Playout):
@@ -268,10 +271,14 @@ class Backgammon(Game, HashKey, ExpectedReturn, Playout):
     def playout(
         self, rng: random.Random, record: list[tuple[int, Move]] | None = None
     ) -> tuple[float, ...]:
-        """A random game to the end on copies of the board (`board.random_play`)."""
+        """A random game to the end on copies of the board (`board.random_play`). Where
+        both sides are shut out on the bar (every roll passes, for ever), it is a draw."""
         sides = [self.sides[0][:], self.sides[1][:]]
         on_roll, dice = self.on_roll, self.dice
+        passes = 0
         while sum(sides[0]) and sum(sides[1]):
+            if passes >= STUCK_PASSES:
+                return (0.0, 0.0)
             if dice is None:
                 first, second = rng.randint(1, 6), rng.randint(1, 6)
                 dice = (max(first, second), min(first, second))
@@ -279,6 +286,7 @@ class Backgammon(Game, HashKey, ExpectedReturn, Playout):
                     record.append((CHANCE, dice))
             me, opp = sides[on_roll], sides[1 - on_roll]
             play = random_play(me, opp, *dice, rng)
+            passes = passes + 1 if not play else 0
             if record is not None:
                 record.append((on_roll, play))
             apply_play(me, opp, play)
