@@ -18,12 +18,11 @@ marks the chance node where the die is about to be rolled. Moves: ``roll`` (``r`
 from __future__ import annotations
 
 import math
-import random
 import re
 from typing import ClassVar
 
 from kibitz.games.base import CHANCE, Game, IllegalMoveError, Move, NotationError, quoted
-from kibitz.games.capabilities import ExpectedReturn, HashKey, Playout
+from kibitz.games.capabilities import ExpectedReturn, HashKey
 
 ROLL = 0
 HOLD = 1
@@ -35,7 +34,7 @@ MAX_GOAL = 10_000
 MAX_HORIZON = 1_000_000
 
 
-class Pig(Game, HashKey, ExpectedReturn, Playout):
+class Pig(Game, HashKey, ExpectedReturn):
     """A Pig position; see the module docstring."""
 
     name: ClassVar[str] = "pig"
@@ -227,22 +226,3 @@ class Pig(Game, HashKey, ExpectedReturn, Playout):
         lead = (mine - self.scores[1 - self.player]) / self.goal
         value = math.tanh(3 * lead)
         return value if player == self.player else -value
-
-    def playout(
-        self, rng: random.Random, record: list[tuple[int, Move]] | None = None
-    ) -> tuple[float, ...]:
-        played = 0
-        while not self.is_terminal():
-            mover = self.to_move()
-            if mover == CHANCE:
-                move: Move = rng.randint(1, FACES)
-            else:
-                move = rng.choice(self.legal_moves())
-            if record is not None:
-                record.append((mover, move))
-            self.play(move)
-            played += 1
-        result = self.returns()
-        for _ in range(played):
-            self.undo()
-        return result
