@@ -161,6 +161,17 @@ def test_analyse_before_the_roll_lists_every_outcome_with_its_chance(address):
     assert rows == list("123456")
 
 
+def test_analyse_backgammon_lists_every_play_with_its_equity(address):
+    run = kibitz(address, "analyse", "backgammon", "4HPwATDgc/ABMA:31", "--depth", "1")
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"^best move 8/5 6/5   score [+-]\d\.\d{3}", run.stdout, re.MULTILINE)
+    rows = re.findall(r"^  (\S+(?: \S+)?)\s+([+-]\d\.\d{3})  ", run.stdout, re.MULTILINE)
+    assert len(rows) == 16 and rows[0][0] == "8/5 6/5"  # every play, exact (no <=)
+    before = kibitz(address, "analyse", "backgammon", "4HPwATDgc/ABMA", "--depth", "1")
+    assert re.search(r"^before the roll   score", before.stdout, re.MULTILINE)
+    assert len(re.findall(r"^  \d\d:\s", before.stdout, re.MULTILINE)) == 21
+
+
 def test_play_rolls_the_dice_for_both_sides_from_a_seed(address):
     def game(seed: str) -> subprocess.CompletedProcess:
         holds = "hold\n" * 40  # the human always holds; the engine thinks
