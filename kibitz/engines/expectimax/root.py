@@ -2,9 +2,10 @@
 principal variations through chance nodes, polling and progress reports.
 
 At a **decision root** the root moves are the moves of the side to move; the first
-`multipv` (in the order of the previous iteration's values) get exact values, the others
-the window above the `multipv`-th best so far, so that a worse move ends with an upper bound
-as soon as the Star1/Star2 pruning below it shows it cannot be better.
+`multipv` (in the order of the previous iteration's values; all of them under the engine's
+`ExactRoot`) get exact values, the others the window above the `multipv`-th best so far,
+so that a worse move ends with an upper bound as soon as the Star1/Star2 pruning below it
+shows it cannot be better.
 
 At a **chance root** (the dice not yet rolled) the root moves are the outcomes (restricted
 to `search_moves` when the client states some): each is searched with the full window, so
