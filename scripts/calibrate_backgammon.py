@@ -8,11 +8,12 @@ Positions come from seeded self-play: a 1-ply player (the play whose resulting p
 pubeval likes best, races by pip count) with one play in fifty at random, so that the sample
 has lopsided positions too. Each sampled position, before the roll, gets gnubg's static
 (0-ply) evaluation. Then:
-- contact: the mover's win probability = logistic(w . (pubeval, pip lead / 100, 1)),
-  fitted by maximum likelihood (Newton's method) on gnubg's win probabilities;
+- contact: the mover's win probability = logistic(w . (pubeval for the mover, pubeval for
+  the opponent, pip lead / 100, 1)), fitted by maximum likelihood (Newton's method) on
+  gnubg's win probabilities;
 - the gammon factor: cubeless equity ~ factor * (2p - 1), least squares;
-- races: the scale of the race formula, by a one-dimensional search on the squared error
-  of the win probability, then its gammon factor as above.
+- races: the same for the race features (Kleinman's count, pubeval's race scores of both
+  sides, 1), and their gammon factor.
 """
 
 from __future__ import annotations
@@ -146,31 +147,25 @@ def main() -> None:
         abs(e - factor * t) for e, t in zip(equities, twice, strict=True)
     )
     shown = ", ".join(f"{weight:.4f}" for weight in weights)
-    print(f"CONTACT_WEIGHTS = ({shown})\nGAMMON_FACTOR = {factor:.4f}")
+    print(f"CALIBRATION = ({shown})\nGAMMON_FACTOR = {factor:.4f}")
     print(f"contact: mean absolute equity error {contact_error:.3f}")
 
-    def race_error(scale: float) -> float:
-        evaluation.RACE_SCALE = scale
-        return statistics.fmean(
-            (evaluation.race_win_probability(on_roll, other) - found.win) ** 2
-            for on_roll, other, found in race
-        )
-
     if race:
-        scale = min((0.5 + 0.01 * step for step in range(300)), key=race_error)
-        evaluation.RACE_SCALE = scale
+        features = [evaluation.race_features(on_roll, other) for on_roll, other, _ in race]
+        weights = fit_logistic(features, [found.win for _, _, found in race])
         twice = [
-            2 * evaluation.race_win_probability(on_roll, other) - 1 for on_roll, other, _ in race
+            2 * sigmoid(sum(w * v for w, v in zip(weights, x, strict=True))) - 1 for x in features
         ]
         equities = [found.equity for _, _, found in race]
         factor = sum(e * t for e, t in zip(equities, twice, strict=True)) / sum(
             t * t for t in twice
         )
-        race_mae = statistics.fmean(
+        race_error = statistics.fmean(
             abs(factor * t - e) for t, e in zip(twice, equities, strict=True)
         )
-        print(f"RACE_SCALE = {scale:.2f}\nRACE_GAMMON_FACTOR = {factor:.4f}")
-        print(f"race: mean absolute equity error {race_mae:.3f}")
+        shown = ", ".join(f"{weight:.4f}" for weight in weights)
+        print(f"RACE_CALIBRATION = ({shown})\nRACE_GAMMON_FACTOR = {factor:.4f}")
+        print(f"race: mean absolute equity error {race_error:.3f}")
 
 
 if __name__ == "__main__":

@@ -250,8 +250,8 @@ def test_the_estimate_prefers_the_race_leader_and_stays_in_bounds():
     assert 0.9 < ahead.expected_return(0) <= 3.0
     assert ahead.expected_return(1) == -ahead.expected_return(0)
     start = Backgammon.from_position(START)
-    # gnubg: +0.07 for the player on roll; pubeval's scale gives more (see evaluation.py)
-    assert 0 < start.expected_return(0) < 0.5
+    # gnubg: +0.07 for the player on roll (kibitz's calibrated estimate: +0.15)
+    assert 0 < start.expected_return(0) < 0.3
 
 
 def test_the_steps_of_a_play_use_gnubgs_indexing():

@@ -11,14 +11,14 @@ blot; one, at least two, exactly three checkers of the mover; (n - 3) / 2 beyond
 then the opponent's checkers on the bar / 2 and the mover's checkers off / 15. pubeval
 scores the position *after* the mover's play, with the opponent to roll.
 
-**Races** (no contact left): the form of Kleinman's race formula (the lead in pips plus 4
-for being on roll, over the square root of the total pip count, through the normal
-distribution), with its scale fitted as below.
+**Races** (no contact left): Kleinman's count (the lead in pips plus 4 for being on roll,
+over the square root of twice the pip total) with pubeval's race scores of both sides (how
+well each is placed to bear off), weighed as below.
 
-**Calibration**: pubeval's score is a ranking, not an equity. It becomes a win probability
-through a logistic curve, and the equity (gammons counted, cubeless) is the win
-probability's ``2p - 1`` scaled by a factor for gammons; the constants were fitted by
-least squares against GNU Backgammon's own 0-ply evaluations of positions from play
+**Calibration**: pubeval's score is a ranking, not an equity. The features become a win
+probability through a logistic curve, and the equity (gammons counted, cubeless) is the win
+probability's ``2p - 1`` scaled by a factor for gammons; the constants were fitted against
+GNU Backgammon's own 0-ply evaluations of positions from play
 (`scripts/calibrate_backgammon.py`; the figures are in the constants' comments).
 """
 
@@ -66,16 +66,16 @@ CONTACT_WEIGHTS = (
 )
 # fmt: on
 
-# Fitted on 2026-11-24 by `python scripts/calibrate_backgammon.py` (300 self-play games,
-# 4,000 positions: 3,355 contact, 645 race; gnubg 1.07.001 at 0-ply); mean absolute error
-# of the equity against gnubg's: contact 0.366, race 0.367.
-CALIBRATION = (0.0777, 1.5058, -0.9986)
+# Fitted on 2026-11-24 by `python scripts/calibrate_backgammon.py --games 200` (4,000
+# positions from 200 self-play games: 3,646 contact, 354 race; gnubg 1.07.001 at 0-ply);
+# mean absolute error of the equity against gnubg's: contact 0.347, race 0.434.
+CALIBRATION = (0.0631, -0.0571, 0.8427, -0.1991)
 """Win probability of the mover after its play = logistic(these . `contact_features`)."""
-GAMMON_FACTOR = 1.7515
+GAMMON_FACTOR = 1.9041
 """Cubeless equity = (2p - 1) * this (gammons make a lopsided game worth more)."""
-RACE_SCALE = 1.68
-"""Race: win probability of the player on roll = Phi((lead + 4) / (scale * sqrt(total)))."""
-RACE_GAMMON_FACTOR = 1.2938
+RACE_CALIBRATION = (2.0848, -0.0855, 0.0679, -0.7716)
+"""Race: win probability of the player on roll = logistic(these . `race_features`)."""
+RACE_GAMMON_FACTOR = 1.3938
 """Race: cubeless equity = (2p - 1) * this."""
 
 
@@ -135,26 +135,39 @@ def pips(side: Sequence[int]) -> int:
     return sum(count * (index + 1) for index, count in enumerate(side))
 
 
-def race_win_probability(on_roll: Sequence[int], other: Sequence[int]) -> float:
-    """The chance that the player on roll wins a race (Kleinman's form, scale fitted)."""
+def race_features(
+    on_roll: Sequence[int], other: Sequence[int]
+) -> tuple[float, float, float, float]:
+    """What the race calibration weighs: Kleinman's count (the lead in pips of the player on
+    roll plus 4, over the square root of twice the pip total), pubeval's race score for the
+    side that just played and for the side on roll (as if it had: how well each side's
+    checkers are placed to bear off), and 1."""
     mine, theirs = pips(on_roll), pips(other)
-    lead = theirs - mine + 4
-    return 0.5 * math.erfc(-lead / (RACE_SCALE * math.sqrt(2 * max(mine + theirs, 1))))
+    count = (theirs - mine + 4) / math.sqrt(2 * max(mine + theirs, 1))
+    return count, pubeval(other, on_roll, race=True), pubeval(on_roll, other, race=True), 1.0
 
 
 def pre_roll_equity(on_roll: Sequence[int], other: Sequence[int]) -> float:
     """Cubeless equity (gammons counted; within [-3, 3]) of the player on roll, before
     rolling; each side in the per-side convention of `board.py`."""
     if is_race(on_roll, other):
-        return (2 * race_win_probability(on_roll, other) - 1) * RACE_GAMMON_FACTOR
-    features = contact_features(other, on_roll)  # the other side just played
-    logit = sum(weight * value for weight, value in zip(CALIBRATION, features, strict=True))
-    mover_wins = 1 / (1 + math.exp(-max(-50.0, min(50.0, logit))))
+        wins = _logistic(RACE_CALIBRATION, race_features(on_roll, other))
+        return (2 * wins - 1) * RACE_GAMMON_FACTOR
+    mover_wins = _logistic(CALIBRATION, contact_features(other, on_roll))  # other just played
     return -(2 * mover_wins - 1) * GAMMON_FACTOR
 
 
-def contact_features(mover: Sequence[int], opponent: Sequence[int]) -> tuple[float, float, float]:
-    """What the calibration weighs, after `mover`'s play: pubeval's score, the mover's lead
-    in pips (in hundreds), and 1."""
+def _logistic(weights: Sequence[float], features: Sequence[float]) -> float:
+    logit = sum(weight * value for weight, value in zip(weights, features, strict=True))
+    return 1 / (1 + math.exp(-max(-50.0, min(50.0, logit))))
+
+
+def contact_features(
+    mover: Sequence[int], opponent: Sequence[int]
+) -> tuple[float, float, float, float]:
+    """What the calibration weighs, after `mover`'s play: pubeval's score of the position
+    for the mover, pubeval's score of it for the opponent (as if the opponent had just
+    played: pubeval sees the other side only through its blots and its bar, so it takes
+    both views to see both sides' points), the mover's lead in pips (in hundreds), and 1."""
     lead = (pips(opponent) - pips(mover)) / 100
-    return pubeval(mover, opponent, race=False), lead, 1.0
+    return pubeval(mover, opponent, race=False), pubeval(opponent, mover, race=False), lead, 1.0
