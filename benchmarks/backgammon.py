@@ -221,6 +221,36 @@ def agreement_table(count: int, seed: int) -> list[str]:
     return lines
 
 
+def opening_loss_table() -> list[str]:
+    """The equity kibitz's opening plays give up, as gnubg judges them at 2-ply (world
+    class): per roll, then the mean."""
+    judge = gnubg_driver.Gnubg("2-ply")
+    players = {depth: expectimax(depth=depth) for depth in (1, 2)}
+    lines = [
+        "Opening plays: the equity kibitz's play gives up against gnubg's best, gnubg at 2-ply "
+        "judging (cubeless)",
+        f"{'roll':<6}{'gnubg 2-ply':<16}{'kibitz 1-ply':<16}{'loss':>7}  "
+        f"{'kibitz 2-ply':<16}{'loss':>7}",
+    ]
+    losses: dict[int, list[float]] = {1: [], 2: []}
+    for high, low in OPENING_ROLLS:
+        state = Backgammon.from_position(f"{START}:{high}{low}")
+        hints = judge.hints(START, (high, low), 1000)
+        equity = {state.parse_move(hint.play): hint.equity for hint in hints}
+        best = max(equity, key=equity.__getitem__)
+        row = f"{high}{low:<5}{state.format_move(best):<16}"
+        for depth, choose in players.items():
+            move = choose(state)
+            losses[depth].append(equity[best] - equity[move])
+            row += f"{state.format_move(move):<16}{losses[depth][-1]:>7.3f}  "
+        lines.append(row.rstrip())
+    lines.append(
+        f"{'mean':<22}{statistics.fmean(losses[1]):>23.3f}  {statistics.fmean(losses[2]):>23.3f}"
+    )
+    judge.close()
+    return lines
+
+
 # -- speed ---------------------------------------------------------------------------------------
 
 
@@ -280,6 +310,9 @@ def run(pairs: int | None = None, quick: bool = False) -> None:
         return
     count = 20 if quick else 200
     for line in agreement_table(count, seed=1):
+        print(line)
+    print()
+    for line in opening_loss_table():
         print(line)
     print()
     for line in speed_table(sample_positions(5 if quick else 20, seed=2), depth=2):
