@@ -112,7 +112,7 @@ def test_the_node_limit_is_honoured(engine_class, game):
 @pairs
 def test_the_time_limit_is_honoured(engine_class, game):
     limits = Limits(movetime=0.2)
-    step = 0.002
+    step = 0.01  # fake seconds a clock reading takes: 20 readings reach the deadline
     for state in positions(game):
         deadline = engine_class.deadline(limits, state.to_move())
         result, _ = search(engine_class(), state, limits, clock=FakeClock(step))
