@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
+from toys import SeededTree
+
 from kibitz.games import CHANCE, Game, Move
 from kibitz.games.capabilities import ExpectedReturn, HashKey
 
@@ -24,7 +26,7 @@ class _Node:
         """Player 0's return at a terminal node."""
 
 
-class RandomChanceTree(Game, HashKey, ExpectedReturn):
+class RandomChanceTree(SeededTree, HashKey, ExpectedReturn):
     """A *-minimax tree as in backgammon: decision nodes of alternating players (2 to
     `max_moves` moves), each move leading to a chance node (2 to 6 outcomes, random
     probabilities) whose outcomes are the other player's decision nodes; `decisions` deep.
@@ -38,8 +40,6 @@ class RandomChanceTree(Game, HashKey, ExpectedReturn):
     name: ClassVar[str] = "randomchance"
     title: ClassVar[str] = "Random chance tree"
     has_chance: ClassVar[bool] = True
-    default_position: ClassVar[str] = "0"
-    notation_help: ClassVar[str] = "Position: the seed. Moves: small integers."
     return_bounds: ClassVar[tuple[float, float]] = (-1.0, 1.0)
 
     def __init__(
@@ -88,19 +88,6 @@ class RandomChanceTree(Game, HashKey, ExpectedReturn):
                 self._near(rng, value, 0.4),
             )  # fmt: skip
 
-    @classmethod
-    def from_position(cls, text: str) -> RandomChanceTree:
-        return cls(int(text or cls.default_position))
-
-    def position(self) -> str:
-        return str(self.seed)
-
-    def parse_move(self, text: str) -> Move:
-        return int(text)
-
-    def format_move(self, move: Move) -> str:
-        return str(move)
-
     def node(self) -> _Node:
         return self.tree[self.path]
 
@@ -119,12 +106,6 @@ class RandomChanceTree(Game, HashKey, ExpectedReturn):
     def chance_outcomes(self) -> list[tuple[Move, float]]:
         return list(self.node().outcomes)
 
-    def play(self, move: Move) -> None:
-        self.path = (*self.path, move)
-
-    def undo(self) -> None:
-        self.path = self.path[:-1]
-
     def is_terminal(self) -> bool:
         return self.node().result is not None
 
@@ -133,15 +114,9 @@ class RandomChanceTree(Game, HashKey, ExpectedReturn):
         assert result is not None
         return (result, -result)
 
-    def key(self) -> int:
-        return hash((self.seed, self.path))
-
     def expected_return(self, player: int) -> float:
         estimate = self.node().estimate
         return estimate if player == 0 else -estimate
-
-    def render(self) -> str:
-        return " ".join(map(str, self.path))
 
 
 def expectimax(game: Game, depth: int) -> float:

@@ -23,7 +23,42 @@ class _Node:
         """At a terminal: +1/0/-1 for player 0."""
 
 
-class RandomTreeGame(Game, HashKey, Evaluation, MoveOrdering, NoisyMoves):
+class SeededTree(Game):
+    """A game tree drawn from a seed: the position is the seed, moves are small integers,
+    and the position walks the tree along `path` (a tuple of moves)."""
+
+    default_position: ClassVar[str] = "0"
+    notation_help: ClassVar[str] = "Position: the seed. Moves: small integers."
+    seed: int
+    path: tuple[int, ...]
+
+    @classmethod
+    def from_position(cls, text: str) -> SeededTree:
+        return cls(int(text or cls.default_position))  # type: ignore[call-arg]
+
+    def position(self) -> str:
+        return str(self.seed)
+
+    def parse_move(self, text: str) -> Move:
+        return int(text)
+
+    def format_move(self, move: Move) -> str:
+        return str(move)
+
+    def play(self, move: Move) -> None:
+        self.path = (*self.path, move)
+
+    def undo(self) -> None:
+        self.path = self.path[:-1]
+
+    def key(self) -> int:
+        return hash((self.seed, self.path))
+
+    def render(self) -> str:
+        return " ".join(map(str, self.path))
+
+
+class RandomTreeGame(SeededTree, HashKey, Evaluation, MoveOrdering, NoisyMoves):
     """A seeded random game tree: branching 2-4, depth <= `max_depth`.
 
     Leaves (at `max_depth`, or earlier with probability `p_terminal`) are wins, losses or
@@ -35,8 +70,6 @@ class RandomTreeGame(Game, HashKey, Evaluation, MoveOrdering, NoisyMoves):
 
     name: ClassVar[str] = "randomtree"
     title: ClassVar[str] = "Random tree"
-    default_position: ClassVar[str] = "0"
-    notation_help: ClassVar[str] = "Position: the seed. Moves: small integers."
 
     def __init__(
         self, seed: int, max_depth: int = 6, p_terminal: float = 0.15, noisy_rate: float = 0.0
@@ -60,19 +93,6 @@ class RandomTreeGame(Game, HashKey, Evaluation, MoveOrdering, NoisyMoves):
         for move in moves:
             self._build((*path, move), rng, max_depth, p_terminal, noisy_rate)
 
-    @classmethod
-    def from_position(cls, text: str) -> RandomTreeGame:
-        return cls(int(text or cls.default_position))
-
-    def position(self) -> str:
-        return str(self.seed)
-
-    def parse_move(self, text: str) -> Move:
-        return int(text)
-
-    def format_move(self, move: Move) -> str:
-        return str(move)
-
     def to_move(self) -> int:
         return len(self.path) & 1
 
@@ -85,12 +105,6 @@ class RandomTreeGame(Game, HashKey, Evaluation, MoveOrdering, NoisyMoves):
     def noisy_moves(self) -> list[Move]:
         return list(self.tree[self.path].noisy)
 
-    def play(self, move: Move) -> None:
-        self.path = (*self.path, move)
-
-    def undo(self) -> None:
-        self.path = self.path[:-1]
-
     def is_terminal(self) -> bool:
         return self.tree[self.path].result is not None
 
@@ -99,16 +113,10 @@ class RandomTreeGame(Game, HashKey, Evaluation, MoveOrdering, NoisyMoves):
         assert result is not None
         return (float(result), float(-result))
 
-    def key(self) -> int:
-        return hash((self.seed, self.path))
-
     def evaluate(self, player: int | None = None) -> int:
         evaluation = self.tree[self.path].evaluation
         side = self.to_move() if player is None else player
         return evaluation if side == 0 else -evaluation
-
-    def render(self) -> str:
-        return " ".join(map(str, self.path))
 
 
 class ChanceToy(RandomTreeGame):
