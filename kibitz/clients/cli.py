@@ -296,6 +296,12 @@ def _progress(info: Info, args: argparse.Namespace) -> str:
     return info_line(info)
 
 
+def cmd_analysis(args: argparse.Namespace, client: SyncClient) -> int:
+    from kibitz.clients import analysis
+
+    return client.run(lambda async_client: analysis.serve(async_client, sys.stdin, sys.stdout))
+
+
 def cmd_sessions(args: argparse.Namespace, client: SyncClient) -> int:
     sessions = client.sessions()
     if args.json:
@@ -545,6 +551,18 @@ def build_parser() -> argparse.ArgumentParser:
         'progress report, {"result": ...} last), in protobuf\'s JSON mapping',
     )
     analyse.set_defaults(handler=cmd_analyse)
+
+    analysis = commands.add_parser(
+        "analysis",
+        parents=[anywhere],
+        help="a JSON-lines analysis engine on stdin/stdout (like KataGo's)",
+        description="Read JSON queries, one per line, on stdin and answer each with JSON "
+        'lines on stdout: {"id": "q1", "game": "connect4", "moves": ["4453"], '
+        '"limits": {"depth": 8}}. Queries run concurrently; {"id": "t", "action": '
+        '"terminate", "terminateId": "q1"} cancels one. See docs/protocol.md, "JSON-lines '
+        'analysis".',
+    )
+    analysis.set_defaults(handler=cmd_analysis)
 
     play = commands.add_parser("play", help="play a game against an engine", parents=[anywhere])
     play.add_argument("game", help="game name (see `kibitz games`)")

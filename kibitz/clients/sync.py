@@ -18,7 +18,7 @@ import contextlib
 import os
 import queue
 import threading
-from collections.abc import Awaitable, Iterable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
 import grpc
@@ -175,6 +175,11 @@ class SyncClient:
         except BaseException:  # e.g. an unreadable CA file: no thread left behind
             self._runner.close()
             raise
+
+    def run(self, work: Callable[[Client], Awaitable[T]]) -> T:
+        """Run `work(client)` with the async Client on this client's event loop and return
+        its result (for tools built on the async API, such as `kibitz analysis`)."""
+        return self._runner.run(work(self._client))
 
     @property
     def address(self) -> str:
