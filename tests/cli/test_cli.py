@@ -172,6 +172,17 @@ def test_analyse_backgammon_lists_every_play_with_its_equity(address):
     assert len(re.findall(r"^  \d\d:\s", before.stdout, re.MULTILINE)) == 21
 
 
+def test_play_backgammon_rolls_shows_the_board_and_answers(address):
+    # seed 4: the human (first) rolls 4-2, plays the standard 8/4 6/4, the engine replies
+    run = kibitz(address, "play", "backgammon", "--depth", "1", "--seed", "4",
+                 stdin="8/4 6/4\nquit\n")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "you rolled 42:" in run.stdout and "Position ID 4HPwATDgc/ABMA" in run.stdout
+    assert re.search(r"^engine rolled \d\d:$", run.stdout, re.MULTILINE)
+    assert re.search(r"^engine plays \S", run.stdout, re.MULTILINE)
+    assert "rejected" not in run.stdout
+
+
 def test_play_rolls_the_dice_for_both_sides_from_a_seed(address):
     def game(seed: str) -> subprocess.CompletedProcess:
         holds = "hold\n" * 40  # the human always holds; the engine thinks
