@@ -15,7 +15,9 @@ larger if it can.
 
 from __future__ import annotations
 
+import operator
 import random
+from collections.abc import Sequence
 
 BAR = 24
 OFF = -1
@@ -36,9 +38,13 @@ def borne_off(side: list[int]) -> int:
     return CHECKERS - sum(side)
 
 
-def pips(side: list[int]) -> int:
+POINT_NUMBERS = range(1, 26)
+"""Each index's distance from bearing off (the bar: 25)."""
+
+
+def pips(side: Sequence[int]) -> int:
     """The side's pip count: what it must still move to bear everything off."""
-    return sum(count * (index + 1) for index, count in enumerate(side))
+    return sum(map(operator.mul, side, POINT_NUMBERS))
 
 
 def all_home(side: list[int]) -> bool:

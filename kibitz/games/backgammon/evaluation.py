@@ -27,6 +27,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from kibitz.games.backgammon.board import pips
+
 # fmt: off
 RACE_WEIGHTS = (
     .00000, -.17160, .27010, .29906, -.08471, .00000, -1.40375,
@@ -126,13 +128,15 @@ def pubeval(mover: Sequence[int], opponent: Sequence[int], race: bool) -> float:
 
 def is_race(first: Sequence[int], second: Sequence[int]) -> bool:
     """Whether the two sides can no longer hit or block each other."""
-    back = max((index for index in range(25) if first[index]), default=-1)
-    other_back = max((index for index in range(25) if second[index]), default=-1)
-    return back + other_back < 23
+    return _back(first) + _back(second) < 23
 
 
-def pips(side: Sequence[int]) -> int:
-    return sum(count * (index + 1) for index, count in enumerate(side))
+def _back(side: Sequence[int]) -> int:
+    """The side's rearmost occupied index (the bar is 24), -1 when none is left."""
+    for index in range(24, -1, -1):
+        if side[index]:
+            return index
+    return -1
 
 
 def race_features(
