@@ -90,18 +90,7 @@ class AnalysisEngine:
         if not isinstance(game, str) or not game:
             raise QueryError("game", "a query needs a game (see `kibitz games`)")
         moves = _strings(query, "moves")
-        turns = query.get("analyzeTurns", [len(moves)])
-        if (
-            not isinstance(turns, list)
-            or not turns
-            or not all(
-                isinstance(turn, int) and not isinstance(turn, bool) and 0 <= turn <= len(moves)
-                for turn in turns
-            )
-        ):
-            raise QueryError(
-                "analyzeTurns", f"analyzeTurns must list move counts from 0 to {len(moves)}"
-            )
+        turns = _turns(query, len(moves))
         every = query.get("reportDuringSearchEvery")
         if every is not None and (not isinstance(every, int | float) or every <= 0):
             raise QueryError("reportDuringSearchEvery", "reportDuringSearchEvery must be > 0 s")
@@ -110,8 +99,6 @@ class AnalysisEngine:
         if not isinstance(options, dict):
             raise QueryError("options", "options must be an object of names and values")
         priority = query.get("priority", 0)
-        if not isinstance(priority, int) or isinstance(priority, bool):
-            raise QueryError("priority", "priority must be an integer")
         try:
             requests = [
                 _analyze_request(
@@ -126,7 +113,7 @@ class AnalysisEngine:
                 )
                 for turn in turns
             ]
-        except (TypeError, ValueError) as error:
+        except ValueError as error:  # the priority is the one field left to check
             raise QueryError("priority", str(error)) from None
         tasks = self.running.setdefault(str(query["id"]), [])
         for turn, request in zip(turns, requests, strict=True):
@@ -187,6 +174,19 @@ class AnalysisEngine:
         while self.running:
             running = [task for tasks in list(self.running.values()) for task in tasks]
             await asyncio.gather(*running, return_exceptions=True)
+
+
+def _turns(query: dict, moves: int) -> list[int]:
+    """The query's `analyzeTurns` (default: after every move), checked."""
+    turns = query.get("analyzeTurns", [moves])
+    if (
+        isinstance(turns, list)
+        and turns
+        and all(isinstance(turn, int) and not isinstance(turn, bool) for turn in turns)
+        and all(0 <= turn <= moves for turn in turns)
+    ):
+        return turns
+    raise QueryError("analyzeTurns", f"analyzeTurns must list move counts from 0 to {moves}")
 
 
 def _strings(query: dict, field: str) -> list[str]:
