@@ -1,33 +1,57 @@
 """Backgammon's evaluation: a cubeless equity estimate for the player about to roll.
 
-**Contact positions**: Gerald Tesauro's *pubeval*, the linear evaluator he published for
-benchmarking backgammon programs ("Provided as a public service to the backgammon
-programming community by Gerry Tesauro, IBM Research"), with its two published weight
-vectors: 122 weights for racing positions, 122 for contact ones. The weights below are
-copied from the copy kept in GNU Backgammon's sources (``pub_eval.c``, "by Gerry Tesauro,
-modified by Gary Wong for GNU Backgammon, 1999"); the input encoding follows Tesauro's
-description there: for each of the mover's points 24 down to 1, five inputs (an opponent's
-blot; one, at least two, exactly three checkers of the mover; (n - 3) / 2 beyond three),
-then the opponent's checkers on the bar / 2 and the mover's checkers off / 15. pubeval
-scores the position *after* the mover's play, with the opponent to roll.
+The estimate is a win probability plus the chances of gammons and backgammons, each a
+logistic curve of a few features, with equity ``2 p - 1 + (gammon + backgammon of the
+player on roll) - (the same of the other)``: gammons count 2, backgammons 3, no cube.
 
-**Races** (no contact left): Kleinman's count (the lead in pips plus 4 for being on roll,
-over the square root of twice the pip total) with pubeval's race scores of both sides (how
-well each is placed to bear off), weighed as below.
+**Contact**: Gerald Tesauro's *pubeval*, the linear evaluator he published in 1993 as a
+benchmark opponent ("FTPable benchmark evaluation function", rec.games.backgammon,
+11 February 1993: https://www.bkgm.com/rgb/rgb.cgi?view+610), with its two weight vectors
+of 122 inputs, ``wr`` for races and ``wc`` for contact. The weights below are copied
+exactly from the public-domain ``pubeval.c`` kept in OpenBSD's games
+(https://github.com/openbsd/src/blob/master/games/backgammon/backgammon/pubeval.c; the
+same numbers as GNU Backgammon's ``pub_eval.c``). Its input encoding (``setx`` there): for
+each of the mover's points 24 down to 1, five inputs (an opponent's blot there; exactly 1,
+at least 2, exactly 3 checkers of the mover; (n - 3) / 2 for n >= 4), then the opponent's
+checkers on the bar / 2 and the mover's checkers off / 15. pubeval scores the position
+*after* the mover's play, with the opponent to roll, from the mover's side; higher is
+better, and the scale means nothing: it ranks plays. It has two parts: the *structure*,
+the inputs of the mover's own checkers and those borne off, and the *blots*, the inputs of
+the opponent's blots and its checkers on the bar. pubeval sees the other side only through
+its blots and bar, so a search that scored its leaves by it alone would judge the side on
+roll by nothing but its blots (a 2-ply search crunched its own board to leave none); the
+win probability weighs the *difference* of the two sides' structures, the blots and bar of
+the player on roll as the side that just played sees them (pubeval's own context: the
+blot weights mean something only there; scored from the other side too, they rewarded
+leaving blots on one's own 7-point, and the 1-ply openings kept every back checker home),
+the pip lead, and the lead over the spread of the race (below). So a 1-ply search ranks the
+plays of a roll exactly as pubeval does, apart from hits (which change the pips and the
+opponent's structure).
 
-**Calibration**: pubeval's score is a ranking, not an equity. The features become a win
-probability through a logistic curve, and the equity (gammons counted, cubeless) is the win
-probability's ``2p - 1`` scaled by a factor for gammons; the constants were fitted against
-GNU Backgammon's own 0-ply evaluations of positions from play
-(`scripts/calibrate_backgammon.py`; the figures are in the constants' comments).
+**Races** (no contact left): Kleinman's count, the lead of the player on roll plus 4 pips
+over the square root of twice the pip total, whose normal distribution gives the winning
+chances (as GNU Backgammon's ``KleinmanCount`` in eval.c computes it; Øystein Johansen,
+"Re: Kleinman Count", rec.games.backgammon, 22 February 2001), and the same for Keith's
+count (Tom Keith's pip count adjusted for wastage: 2 for each checker beyond one on the
+1-point, 1 beyond one on the 2-point, 1 beyond three on the 3-point, 1 for each empty 4-,
+5- and 6-point; http://bgonline.org/keith.html), plus pubeval's race scores of both sides
+and the checkers left. Gammons: how far the loser's checkers are from home (and, for
+backgammons, from leaving the winner's home board) against the winner's pip count.
+
+**Calibration**: the weights of the logistic curves were fitted to GNU Backgammon's own
+evaluations (`scripts/calibrate_backgammon.py`; how, and the errors, at the constants).
+It is fast: every leaf of a search calls it (`python scripts/calibrate_backgammon.py
+--speed` measures it).
+
+Each side's checkers are 25 counts in gnubg's per-side convention (`board.py`): index
+i < 24 is the side's own point i + 1 counted from its home, index 24 its bar; 15 minus the
+sum are borne off. A checker on my index i is on the opponent's index 23 - i.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-
-from kibitz.games.backgammon.board import pips
 
 # fmt: off
 RACE_WEIGHTS = (
@@ -48,6 +72,7 @@ RACE_WEIGHTS = (
     -1.09167, -4.94251, .00000, -1.00316, -3.66465, -2.56906, -9.67677,
     .00000, -2.77982, -7.26713, -3.40177, -12.32252, .00000, 3.42040,
 )
+"""pubeval's ``wr``."""
 CONTACT_WEIGHTS = (
     .25696, -.66937, -1.66135, -2.02487, -2.53398, -.16092, -1.11725,
     -1.06654, -.92830, -1.99558, -1.10388, -.80802, .09856, -.62086,
@@ -66,64 +91,119 @@ CONTACT_WEIGHTS = (
     -.48016, -1.27157, .86505, -1.11342, 1.24612, -.82385, -2.77082,
     1.23606, -1.59529, .10438, -1.30206, -4.11520, 5.62596, -2.75800,
 )
+"""pubeval's ``wc``."""
 # fmt: on
 
-# Fitted on 2026-11-24 by `python scripts/calibrate_backgammon.py --games 200` (4,000
-# positions from 200 self-play games: 3,646 contact, 354 race; gnubg 1.07.001 at 0-ply);
-# mean absolute error of the equity against gnubg's: contact 0.347, race 0.434.
-CALIBRATION = (0.0631, -0.0571, 0.8427, -0.1991)
-"""Win probability of the mover after its play = logistic(these . `contact_features`)."""
-GAMMON_FACTOR = 1.9041
-"""Cubeless equity = (2p - 1) * this (gammons make a lopsided game worth more)."""
-RACE_CALIBRATION = (2.0848, -0.0855, 0.0679, -0.7716)
-"""Race: win probability of the player on roll = logistic(these . `race_features`)."""
-RACE_GAMMON_FACTOR = 1.3938
-"""Race: cubeless equity = (2p - 1) * this."""
+# -- the calibration ---------------------------------------------------------------------------
+# Fitted on 2026-11-24 by `.venv/bin/python scripts/calibrate_backgammon.py` (its defaults:
+# 400 games of pubeval self-play, seed 1, 1 play in 50 at random; gnubg 1.07.001 at 0-ply,
+# cubeless, before the roll): fitted on the 19,324 positions of the first 300 games (16,029
+# contact, 3,295 race), checked on the other 100 games' 6,330 (5,233 contact, 1,097 race).
+# Mean absolute error of the equity against gnubg's on the checked positions: contact 0.217,
+# races 0.048 (the estimate before this one, a gammon factor on pubeval's two views and
+# Kleinman's count: 0.315 and 0.397); of the win probability: contact 0.074, races 0.012.
+# gnubg's equities there average 0.73 in absolute value (self-play with random plays is
+# lopsided). Its plays: 1-ply kibitz chose gnubg's 0-ply play in 461 of 915 contact
+# positions (before: 405), and loses 0.011 a roll on the 15 opening rolls by gnubg's 2-ply
+# judgement (before: 0.027; 6 of gnubg's plays, 65 24/13 among them).
+CONTACT_WIN = (0.1226, -0.1468, -9.0592, 2.2249, 1.1141, 0.0202)
+"""Contact: the win probability of the player on roll = logistic(these . `contact_features`)."""
+RACE_WIN = (0.6377, 1.4133, 0.0229, 1.0056, 1.6654, 0.1462)
+"""Race: the win probability of the player on roll = logistic(these . `race_features`)."""
+CONTACT_GAMMON = (0.6485, 0.9340, 1.3628, -0.6651, 0.1291, -2.9097)
+"""Contact: a side's chance to win a gammon or better = logistic(these . `gammon_features`)
+while the loser has borne nothing off (else 0)."""
+RACE_GAMMON = (1.1898, 5.4619, 0.4132, -1.1180, 0.5274, -14.2856)
+CONTACT_BACKGAMMON = (0.5135, 2.2439, -2.2740, 1.3087, -0.4371, 0.2578, -6.6555)
+"""Contact: a side's chance to win a backgammon = logistic(these .
+`backgammon_features`) while the loser has borne nothing off and has a checker on the bar
+or in the winner's home board (else 0)."""
+RACE_BACKGAMMON = (2.0500, 5.5612, 7.4226, -10.0238, -22.5527, 1.5673, -27.0730)
+
+CHECKERS = 15
+
+
+def pubeval(mover: Sequence[int], opponent: Sequence[int], race: bool) -> float:
+    """Tesauro's pubeval score of the position after `mover`'s play, `opponent` to roll;
+    higher is better for the mover. `race`: whether the position *before* the play was a
+    race (pubeval's ``race`` argument: it picks the weights)."""
+    if not any(mover):
+        return 99999999.0  # all borne off: the best possible play (as the original says)
+    tables = _RACE_TABLES if race else _CONTACT_TABLES
+    weights = RACE_WEIGHTS if race else CONTACT_WEIGHTS
+    score = weights[120] * opponent[24] / 2 + weights[121] * (CHECKERS - sum(mover)) / 15
+    for index in range(24):
+        count = mover[index] - opponent[23 - index]
+        if count:
+            score += tables[index][count + 15]
+    return score
+
+
+def pubeval_inputs(mover: Sequence[int], opponent: Sequence[int]) -> list[float]:
+    """pubeval's 122 inputs (``setx`` in pubeval.c): `pubeval` is their dot product with
+    the weights. For tests and for reading; `pubeval` itself uses tables."""
+    x = [0.0] * 122
+    for j in range(1, 25):  # the mover's points 24 down to 1
+        n = mover[24 - j] - opponent[j - 1]  # pubeval's pos[25 - j]
+        base = 5 * (j - 1)
+        if n == -1:
+            x[base] = 1.0
+        if n == 1:
+            x[base + 1] = 1.0
+        if n >= 2:
+            x[base + 2] = 1.0
+        if n == 3:
+            x[base + 3] = 1.0
+        if n >= 4:
+            x[base + 4] = (n - 3) / 2.0
+    x[120] = opponent[24] / 2.0
+    x[121] = (CHECKERS - sum(mover)) / 15.0
+    return x
 
 
 def _point_tables(weights: Sequence[float]) -> list[list[float]]:
-    """For each of the mover's points 1-24, the pubeval contribution of a count n of
-    checkers there (negative: the opponent's), indexed by n + 15."""
+    """For each of the mover's indices 0-23, pubeval's contribution of a count n there
+    (negative: the opponent's checkers), at n + 15 (n from -15 to 15)."""
     tables = []
-    for point in range(1, 25):
-        base = 5 * (24 - point)
+    for index in range(24):
+        base = 5 * (23 - index)
         row = []
         for n in range(-15, 16):
-            value = 0.0
-            if n == -1:
-                value += weights[base]
-            if n == 1:
-                value += weights[base + 1]
-            if n >= 2:
-                value += weights[base + 2]
-            if n == 3:
-                value += weights[base + 3]
-            if n >= 4:
-                value += weights[base + 4] * (n - 3) / 2
-            row.append(value)
+            row.append(
+                (weights[base] if n == -1 else 0.0)
+                + (weights[base + 1] if n == 1 else 0.0)
+                + (weights[base + 2] if n >= 2 else 0.0)
+                + (weights[base + 3] if n == 3 else 0.0)
+                + (weights[base + 4] * (n - 3) / 2.0 if n >= 4 else 0.0)
+            )
         tables.append(row)
     return tables
 
 
 _CONTACT_TABLES = _point_tables(CONTACT_WEIGHTS)
 _RACE_TABLES = _point_tables(RACE_WEIGHTS)
+_STRUCTURE = [row[15:] for row in _CONTACT_TABLES]
+"""Contact: pubeval's structure part of n >= 0 own checkers on each of the mover's indices."""
+_BLOT = [CONTACT_WEIGHTS[5 * (23 - index)] for index in range(24)]
+"""Contact: pubeval's weight of an opponent's blot on each of the mover's indices."""
 
 
-def pubeval(mover: Sequence[int], opponent: Sequence[int], race: bool) -> float:
-    """Tesauro's pubeval score of the position after `mover`'s play, `opponent` to roll
-    (sides in the per-side convention of `board.py`); higher is better for the mover."""
-    if sum(mover) == 0:
-        return 99999999.0  # all borne off: the best possible play (as the original says)
-    tables = _RACE_TABLES if race else _CONTACT_TABLES
-    weights = RACE_WEIGHTS if race else CONTACT_WEIGHTS
-    score = 0.0
+def pubeval_parts(mover: Sequence[int], opponent: Sequence[int]) -> tuple[float, float]:
+    """The two parts of pubeval's contact score (their sum is `pubeval`): the structure
+    (the mover's own checkers and those borne off) and the blots (the opponent's blots,
+    which the mover sees, and its checkers on the bar)."""
+    structure = CONTACT_WEIGHTS[121] * (CHECKERS - sum(mover)) / 15
+    blots = CONTACT_WEIGHTS[120] * opponent[24] / 2
     for index in range(24):
-        count = mover[index] - opponent[23 - index]
-        if count:
-            score += tables[index][count + 15]
-    score += weights[120] * opponent[24] / 2
-    score += weights[121] * (15 - sum(mover)) / 15
-    return score
+        n = mover[index]
+        if n:
+            structure += _STRUCTURE[index][n]
+        elif opponent[23 - index] == 1:
+            blots += _BLOT[index]
+    return structure, blots
+
+
+# -- features -------------------------------------------------------------------------------------
 
 
 def is_race(first: Sequence[int], second: Sequence[int]) -> bool:
@@ -139,39 +219,236 @@ def _back(side: Sequence[int]) -> int:
     return -1
 
 
-def race_features(
-    on_roll: Sequence[int], other: Sequence[int]
-) -> tuple[float, float, float, float]:
-    """What the race calibration weighs: Kleinman's count (the lead in pips of the player on
-    roll plus 4, over the square root of twice the pip total), pubeval's race score for the
-    side that just played and for the side on roll (as if it had: how well each side's
-    checkers are placed to bear off), and 1."""
-    mine, theirs = pips(on_roll), pips(other)
-    count = (theirs - mine + 4) / math.sqrt(2 * max(mine + theirs, 1))
-    return count, pubeval(other, on_roll, race=True), pubeval(on_roll, other, race=True), 1.0
+def _summary(side: Sequence[int]) -> tuple[int, int, int, int, int, int, int]:
+    """One pass over a side: (pips, rearmost index or -1, checkers left, pips to bring the
+    checkers outside the home board home, how many they are, pips to bring the checkers on
+    the bar or in the opponent's home board out of it, how many they are)."""
+    pips = outside = outside_count = zone = zone_count = checkers = 0
+    back = -1
+    for index in range(25):
+        n = side[index]
+        if n:
+            checkers += n
+            back = index
+            pips += n * (index + 1)
+            if index >= 6:
+                outside += n * (index - 5)
+                outside_count += n
+                if index >= 18:
+                    zone += n * (index - 17)
+                    zone_count += n
+    return pips, back, checkers, outside, outside_count, zone, zone_count
+
+
+def keith_count(side: Sequence[int]) -> int:
+    """Tom Keith's count: the pip count plus 2 for each checker beyond one on the 1-point,
+    1 for each beyond one on the 2-point, 1 for each beyond three on the 3-point, 1 for each
+    empty 4-, 5- and 6-point (without the player on roll's seventh; GNU Backgammon's
+    ``KeithCount``)."""
+    return _summary(side)[0] + _wastage(side)
+
+
+def _wastage(side: Sequence[int]) -> int:
+    """What Keith's count adds to the pip count."""
+    extra = 2 * max(side[0] - 1, 0) + max(side[1] - 1, 0) + max(side[2] - 3, 0)
+    return extra + (not side[3]) + (not side[4]) + (not side[5])
+
+
+def contact_features(on_roll: Sequence[int], other: Sequence[int]) -> tuple[float, ...]:
+    """What `CONTACT_WIN` weighs, before `on_roll` rolls: pubeval's structure of the player
+    on roll minus that of the other, pubeval's blot part of the other (who just played: the
+    blots and bar of the player on roll as it sees them), the pip lead of the player on roll
+    in hundreds, the lead over the race's spread (the square root of twice the pip total),
+    4 over that spread (the pips that being on roll is worth, in Kleinman's count), and 1.
+    Swapping the sides negates the first and the lead terms."""
+    mine, theirs = _summary(on_roll)[0], _summary(other)[0]
+    spread = math.sqrt(2 * (mine + theirs))
+    my_structure, _ = pubeval_parts(on_roll, other)
+    their_structure, their_blots = pubeval_parts(other, on_roll)
+    return (
+        my_structure - their_structure,
+        their_blots,
+        (theirs - mine) / 100,
+        (theirs - mine) / spread,
+        4 / spread,
+        1.0,
+    )
+
+
+def race_features(on_roll: Sequence[int], other: Sequence[int]) -> tuple[float, ...]:
+    """What `RACE_WIN` weighs: the pip lead of the player on roll over the race's spread
+    (Kleinman's count without its 4 pips for the roll), the same lead in Keith's counts,
+    pubeval's race score for the player on roll minus that for the other, the other's
+    checkers left minus those of the player on roll (over 15), 4 over the spread, and 1.
+    Swapping the sides negates all but the last two."""
+    mine, theirs = _summary(on_roll)[0], _summary(other)[0]
+    spread = math.sqrt(2 * (mine + theirs))
+    return (
+        (theirs - mine) / spread,
+        (keith_count(other) - keith_count(on_roll)) / spread,
+        pubeval(on_roll, other, race=True) - pubeval(other, on_roll, race=True),
+        (sum(other) - sum(on_roll)) / CHECKERS,
+        4 / spread,
+        1.0,
+    )
+
+
+def gammon_features(
+    winner: Sequence[int], loser: Sequence[int], win_logit: float, winner_on_roll: bool
+) -> tuple[float, ...]:
+    """What the gammon curves weigh: the winner's win logit, the pips the loser needs to
+    bring its checkers home (over 50), how many checkers those are (over 15), the winner's
+    pip count (over 100), whether the winner is on roll, and 1."""
+    _, _, _, outside, outside_count, _, _ = _summary(loser)
+    return (
+        win_logit,
+        outside / 50,
+        outside_count / 15,
+        _summary(winner)[0] / 100,
+        1.0 if winner_on_roll else 0.0,
+        1.0,
+    )
+
+
+def backgammon_features(
+    winner: Sequence[int], loser: Sequence[int], win_logit: float, winner_on_roll: bool
+) -> tuple[float, ...]:
+    """What the backgammon curves weigh: the winner's win logit, the pips the loser needs to
+    leave the winner's home board and the bar (over 20), how many checkers those are (over
+    5), the pips the loser needs to bring its checkers home (over 50), the winner's pip
+    count (over 100), whether the winner is on roll, and 1."""
+    _, _, _, outside, _, zone, zone_count = _summary(loser)
+    return (
+        win_logit,
+        zone / 20,
+        zone_count / 5,
+        outside / 50,
+        _summary(winner)[0] / 100,
+        1.0 if winner_on_roll else 0.0,
+        1.0,
+    )
+
+
+def _dot(weights: Sequence[float], features: Sequence[float]) -> float:
+    return sum(w * f for w, f in zip(weights, features, strict=True))
+
+
+def _logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, x))))
+
+
+def win_logit(on_roll: Sequence[int], other: Sequence[int]) -> float:
+    """The log-odds of the player on roll winning (the reference definition, through the
+    feature functions; `pre_roll_equity` computes the same faster)."""
+    if is_race(on_roll, other):
+        return _dot(RACE_WIN, race_features(on_roll, other))
+    return _dot(CONTACT_WIN, contact_features(on_roll, other))
+
+
+def reference_equity(on_roll: Sequence[int], other: Sequence[int]) -> float:
+    """`pre_roll_equity` written plainly with the feature functions (for the tests and the
+    calibration; the same value, slower)."""
+    if not any(on_roll) or not any(other):
+        return _result(on_roll, other)
+    if _summary(on_roll)[0] <= 3 and sum(on_roll) <= 2:
+        return _points(other)
+    race = is_race(on_roll, other)
+    gammon = RACE_GAMMON if race else CONTACT_GAMMON
+    backgammon = RACE_BACKGAMMON if race else CONTACT_BACKGAMMON
+    logit = max(-50.0, min(50.0, win_logit(on_roll, other)))
+    equity = 2 * _logistic(logit) - 1
+    for winner, loser, sign in ((on_roll, other, 1), (other, on_roll, -1)):
+        if sum(loser) == CHECKERS:
+            own = sign * logit
+            features = gammon_features(winner, loser, own, sign > 0)
+            equity += sign * _logistic(_dot(gammon, features))
+            if any(loser[18:]):
+                features = backgammon_features(winner, loser, own, sign > 0)
+                equity += sign * _logistic(_dot(backgammon, features))
+    return equity
 
 
 def pre_roll_equity(on_roll: Sequence[int], other: Sequence[int]) -> float:
     """Cubeless equity (gammons counted; within [-3, 3]) of the player on roll, before
-    rolling; each side in the per-side convention of `board.py`."""
-    if is_race(on_roll, other):
-        wins = _logistic(RACE_CALIBRATION, race_features(on_roll, other))
-        return (2 * wins - 1) * RACE_GAMMON_FACTOR
-    mover_wins = _logistic(CALIBRATION, contact_features(other, on_roll))  # other just played
-    return -(2 * mover_wins - 1) * GAMMON_FACTOR
+    rolling; each side in the per-side convention of `board.py`. Exact at a finished game
+    (a side with nothing left) and where every roll bears the last checkers off (at most
+    two, at most 3 pips)."""
+    mine, my_back, my_left, my_out, my_out_n, my_zone, my_zone_n = _summary(on_roll)
+    theirs, their_back, their_left, their_out, their_out_n, zone, zone_n = _summary(other)
+    if not my_left or not their_left:
+        return _result(on_roll, other)
+    if mine <= 3 and my_left <= 2:  # every roll bears the last checkers off
+        return _points(other)
+    spread = math.sqrt(2 * (mine + theirs))
+    lead = theirs - mine
+    exp = math.exp
+    if my_back + their_back < 23:  # a race
+        w = RACE_WIN
+        logit = (
+            w[0] * lead / spread
+            + w[1] * (lead + _wastage(other) - _wastage(on_roll)) / spread
+            + w[2] * (pubeval(on_roll, other, True) - pubeval(other, on_roll, True))
+            + w[3] * (their_left - my_left) / CHECKERS
+            + w[4] * 4 / spread
+            + w[5]
+        )
+        gammon, backgammon = RACE_GAMMON, RACE_BACKGAMMON
+    else:
+        structure = CONTACT_WEIGHTS[121] * (their_left - my_left) / 15  # borne off
+        blots = CONTACT_WEIGHTS[120] * on_roll[24] / 2  # what the other sees
+        table, blot = _STRUCTURE, _BLOT
+        for index in range(24):
+            n = on_roll[index]
+            if n:
+                structure += table[index][n]
+                if n == 1:
+                    blots += blot[23 - index]
+            n = other[index]
+            if n:
+                structure -= table[index][n]
+        w = CONTACT_WIN
+        logit = (
+            w[0] * structure
+            + w[1] * blots
+            + w[2] * lead / 100
+            + w[3] * lead / spread
+            + w[4] * 4 / spread
+            + w[5]
+        )
+        gammon, backgammon = CONTACT_GAMMON, CONTACT_BACKGAMMON
+    logit = max(-50.0, min(50.0, logit))
+    equity = 2.0 / (1.0 + exp(-logit)) - 1.0
+    if their_left == CHECKERS:  # the player on roll can win a gammon
+        g = gammon
+        x = g[0] * logit + g[1] * their_out / 50 + g[2] * their_out_n / 15
+        x += g[3] * mine / 100 + g[4] + g[5]
+        equity += 1.0 / (1.0 + exp(-max(-50.0, min(50.0, x))))
+        if zone_n:  # the other has checkers on the bar or in my home board
+            b = backgammon
+            x = b[0] * logit + b[1] * zone / 20 + b[2] * zone_n / 5
+            x += b[3] * their_out / 50 + b[4] * mine / 100 + b[5] + b[6]
+            equity += 1.0 / (1.0 + exp(-max(-50.0, min(50.0, x))))
+    if my_left == CHECKERS:  # the other can
+        g = gammon
+        x = -g[0] * logit + g[1] * my_out / 50 + g[2] * my_out_n / 15 + g[3] * theirs / 100
+        x += g[5]
+        equity -= 1.0 / (1.0 + exp(-max(-50.0, min(50.0, x))))
+        if my_zone_n:
+            b = backgammon
+            x = -b[0] * logit + b[1] * my_zone / 20 + b[2] * my_zone_n / 5
+            x += b[3] * my_out / 50 + b[4] * theirs / 100 + b[6]
+            equity -= 1.0 / (1.0 + exp(-max(-50.0, min(50.0, x))))
+    return equity
 
 
-def _logistic(weights: Sequence[float], features: Sequence[float]) -> float:
-    logit = sum(weight * value for weight, value in zip(weights, features, strict=True))
-    return 1 / (1 + math.exp(-max(-50.0, min(50.0, logit))))
+def _result(on_roll: Sequence[int], other: Sequence[int]) -> float:
+    """The points of a finished game for the player on roll (negative when lost)."""
+    return _points(other) if not any(on_roll) else -_points(on_roll)
 
 
-def contact_features(
-    mover: Sequence[int], opponent: Sequence[int]
-) -> tuple[float, float, float, float]:
-    """What the calibration weighs, after `mover`'s play: pubeval's score of the position
-    for the mover, pubeval's score of it for the opponent (as if the opponent had just
-    played: pubeval sees the other side only through its blots and its bar, so it takes
-    both views to see both sides' points), the mover's lead in pips (in hundreds), and 1."""
-    lead = (pips(opponent) - pips(mover)) / 100
-    return pubeval(mover, opponent, race=False), pubeval(opponent, mover, race=False), lead, 1.0
+def _points(loser: Sequence[int]) -> float:
+    """What a game won against `loser` is worth: 1, 2 when it has borne nothing off (a
+    gammon), 3 when it also has a checker on the bar or in the winner's home board."""
+    if sum(loser) < CHECKERS:
+        return 1.0
+    return 3.0 if any(loser[18:]) else 2.0
