@@ -3,6 +3,7 @@
 from kibitz.games.backgammon import Backgammon
 from kibitz.games.base import CHANCE, Game, IllegalMoveError, Move, NotationError, quoted
 from kibitz.games.capabilities import CAPABILITIES, Capability, capabilities_of
+from kibitz.games.chess import Chess
 from kibitz.games.connect4 import ConnectFour
 from kibitz.games.hex import Hex
 from kibitz.games.nim import MisereNim, Nim
@@ -14,7 +15,7 @@ GAMES: Registry[type[Game]] = Registry(
     "game", Game, "kibitz.games", ("title", "default_position", "notation_help")
 )
 """Every game by name: the built-ins, then plugins once `load_plugins()` has run."""
-for _game in (TicTacToe, Nim, MisereNim, ConnectFour, Hex, Pig, Backgammon):
+for _game in (TicTacToe, Nim, MisereNim, ConnectFour, Hex, Pig, Backgammon, Chess):
     GAMES.register(_game)
 
 __all__ = [

@@ -60,6 +60,9 @@ class MoveOrdering(Capability):
     strong_move_order: ClassVar[bool] = False
     """True when `ordered_moves()` beats generic history/killer ordering, which engines
     should then leave alone (only a transposition-table move goes first)."""
+    noisy_first: ClassVar[bool] = False
+    """True when `ordered_moves()` lists exactly the `noisy_moves()` first (chess: captures
+    by MVV-LVA): killers and history then order only the quiet moves after them."""
 
     @abstractmethod
     def ordered_moves(self) -> list[Move]:
@@ -79,6 +82,52 @@ class SolverHooks(Capability):
     def non_losing_moves(self) -> list[Move]:
         """When no move wins on the spot: the moves after which the opponent cannot win on
         the spot, in search order; empty when every move loses at once."""
+
+
+class Checks(Capability):
+    """Check: an attack on a royal piece that the side to move must answer at once."""
+
+    capability_name: ClassVar[str] = "checks (in_check())"
+
+    @abstractmethod
+    def in_check(self) -> bool:
+        """Whether the side to move is in check. Alpha-beta then extends the search, answers
+        every move in quiescence (no stand-pat) and neither prunes nor reduces there."""
+
+
+class NullMove(Capability):
+    """Passing the move, for null-move pruning."""
+
+    capability_name: ClassVar[str] = "null moves (play_null())"
+
+    @abstractmethod
+    def play_null(self) -> None:
+        """Give the move to the opponent without moving; `undo()` takes it back (a search
+        that stops unwinds every move it made with `undo()`, passes included)."""
+
+    @abstractmethod
+    def null_move_allowed(self) -> bool:
+        """Whether passing is a safe guess of a lower bound here: false where zugzwang is
+        likely (chess: the side to move has only king and pawns)."""
+
+
+class HistoryDraws(Capability):
+    """Draws that depend on how a position was reached, not only on the position itself
+    (chess: repetition, the fifty-move rule). A search scores them as draws but never as
+    proven results, which a transposition table would carry to other paths."""
+
+    capability_name: ClassVar[str] = "history draws (ply(), history_draw())"
+
+    @abstractmethod
+    def ply(self) -> int:
+        """Moves played since the start of the game's known history."""
+
+    @abstractmethod
+    def history_draw(self, root_ply: int) -> bool:
+        """Whether a search whose root was at `root_ply` should score this position as a
+        draw by its history: a repetition of a position seen after the root (whoever repeats
+        once can repeat again) or twice before it, or a drawing rule on the game's
+        clock."""
 
 
 class Symmetry(Capability):
@@ -147,6 +196,9 @@ CAPABILITIES: tuple[type[Capability], ...] = (
     NoisyMoves,
     MoveOrdering,
     SolverHooks,
+    Checks,
+    NullMove,
+    HistoryDraws,
     Symmetry,
     Playout,
     MovePriors,

@@ -15,12 +15,15 @@ import pytest
 
 from kibitz.games import CHANCE, GAMES, Game, capabilities_of
 from kibitz.games.capabilities import (
+    Checks,
     Evaluation,
     ExpectedReturn,
     HashKey,
+    HistoryDraws,
     MoveOrdering,
     MovePriors,
     NoisyMoves,
+    NullMove,
     Playout,
     SolverHooks,
     Symmetry,
@@ -264,6 +267,36 @@ def move_priors_cover_the_legal_moves(game):
         assert_same_moves([move for move, _ in priors], state.legal_moves())
         assert all(p >= 0 for _, p in priors)
         assert sum(p for _, p in priors) == pytest.approx(1.0)
+
+
+@checks(Checks)
+def a_finished_game_in_check_is_lost_by_the_side_to_move(game):
+    for state, _ in decision_nodes(game):
+        assert isinstance(state.in_check(), bool)
+    for state, _ in playouts(game):
+        if state.is_terminal() and state.in_check() and len(set(state.returns())) > 1:
+            assert state.returns()[state.to_move()] == min(state.returns())
+
+
+@checks(NullMove)
+def a_pass_changes_the_side_to_move_and_undo_restores_it(game):
+    for state, _ in decision_nodes(game):
+        if not state.null_move_allowed():
+            continue
+        before = snapshot(state)
+        mover = state.to_move()
+        state.play_null()
+        assert state.to_move() == 1 - mover
+        state.undo()
+        assert snapshot(state) == before
+
+
+@checks(HistoryDraws)
+def plies_count_the_moves_played(game):
+    start = game.from_position("").ply()
+    for state, line in playouts(game):
+        assert state.ply() == start + len(line)
+        assert isinstance(state.history_draw(start), bool)
 
 
 DECLARED = [

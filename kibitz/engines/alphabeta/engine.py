@@ -108,6 +108,29 @@ class AlphaBeta(Engine):
             "noisy moves (captures etc.) before trusting the evaluation.",
         ),
         OptionSpec(
+            "NullMove",
+            "check",
+            True,
+            "Null-move pruning, for games that can pass (chess): where the side to move "
+            "could pass and still hold beta at a reduced depth, cut without searching its "
+            "moves. Not in check, not at principal-variation nodes, not where the game "
+            "suspects zugzwang (chess: only king and pawns). Never counts as proof.",
+        ),
+        OptionSpec(
+            "LMR",
+            "check",
+            True,
+            "Late-move reductions, for games with checks and noisy moves (chess): quiet "
+            "moves late in the order are searched one or two plies shallower with a null "
+            "window first, and again at full depth when they beat alpha. Needs PVS.",
+        ),
+        OptionSpec(
+            "CheckExtension",
+            "check",
+            True,
+            "Search one ply deeper from a position in check, for games with checks (chess).",
+        ),
+        OptionSpec(
             "GameHooks",
             "check",
             True,
@@ -172,6 +195,9 @@ class AlphaBeta(Engine):
             "hooks": options["GameHooks"],
             "symmetry": options["GameHooks"],
             "max_ply": max_ply,
+            "null_move": options["NullMove"],
+            "lmr": options["LMR"],
+            "check_extension": options["CheckExtension"],
         }
         if kernel is not None:
             nodes: NodeSearch = KernelNodeSearch(kernel, state, table, self._ordering, **switches)
@@ -224,6 +250,10 @@ class AlphaBeta(Engine):
             "nps": nodes.nodes / (elapsed - driver.began) if elapsed > driver.began else 0.0,
             "kernel": 1.0 if kernel is not None else 0.0,
         }
+        if nodes.null_move:
+            stats["null_cutoffs"] = float(nodes.null_cutoffs)
+        if nodes.lmr:
+            stats["reductions"] = float(nodes.reductions)
         counts = root.iteration_nodes
         if len(counts) >= 2 and counts[-2] > 0:
             stats["ebf"] = counts[-1] / counts[-2]

@@ -2,12 +2,16 @@
 
 `NodeSearch.search` is principal variation search with a transposition table, mate-distance
 pruning, the game's solving hooks and symmetry where it has them, enhanced transposition
-cutoffs, killer/history ordering, and quiescence on noisy moves at the horizon.
+cutoffs, killer/history ordering, and quiescence on noisy moves at the horizon. Games with
+checks (chess) also get check extensions, evasions instead of stand-pat in quiescence and
+late-move reductions; games that can pass get null-move pruning; games with history draws
+(repetition) get them scored inside the search.
 
 Proven results: `horizon` counts every value that did not come from the rules of the game
-(a static evaluation at the horizon, quiescence, or a transposition-table entry that is not
-itself proven). A node whose search left the counter unchanged has a proven value (or a
-proven bound): it is stored with depth `PROVEN`, usable at any depth.
+(a static evaluation at the horizon, quiescence, a transposition-table entry that is not
+itself proven, a null-move cutoff, or a draw by the game's history). A node whose search
+left the counter unchanged has a proven value (or a proven bound): it is stored with depth
+`PROVEN`, usable at any depth.
 
 Stopping: every node compares the node counter with `next_check`; only there is `check`
 (the root's poll) called, which raises `Abort` carrying the ply of the node: exactly the
@@ -23,12 +27,27 @@ from kibitz.engines.alphabeta.ordering import QuietMoveOrdering
 from kibitz.engines.alphabeta.table import EXACT, LOWER, PROVEN, UPPER, from_tt
 from kibitz.engines.types import MAX_PLY, WIN, WIN_THRESHOLD, StopReason
 from kibitz.games import Game, Move
-from kibitz.games.capabilities import MoveOrdering, NoisyMoves, SolverHooks, Symmetry
+from kibitz.games.capabilities import (
+    Checks,
+    HistoryDraws,
+    MoveOrdering,
+    NoisyMoves,
+    NullMove,
+    SolverHooks,
+    Symmetry,
+)
 
 INF = WIN + 1
 """Beyond every score: the full window is (-INF, INF)."""
 CLAMP = WIN_THRESHOLD - 1
 """Heuristic values are clamped into [-CLAMP, CLAMP], away from win/loss scores."""
+NULL_MOVE_DEPTH = 3
+"""Null-move pruning from this remaining depth on; the pass is searched `null_reduction`
+plies shallower than a move."""
+LMR_DEPTH = 3
+"""Late-move reductions from this remaining depth on."""
+LMR_SKIP = 3
+"""Quiet moves searched at full depth before reductions start (the killers among them)."""
 
 
 class Abort(Exception):
@@ -80,6 +99,9 @@ class NodeSearch:
         hooks: bool,
         symmetry: bool,
         max_ply: int,
+        null_move: bool = False,
+        lmr: bool = False,
+        check_extension: bool = False,
     ) -> None:
         self.state = state
         self.pvs = pvs
@@ -97,6 +119,18 @@ class NodeSearch:
         self.noisy_of: Callable[[], Any] = (
             state.noisy_moves if isinstance(state, NoisyMoves) else _no_moves
         )
+        self.noisy_first = isinstance(state, MoveOrdering) and state.noisy_first
+        checks = isinstance(state, Checks)
+        self.checks = checks
+        self.extend = check_extension and checks
+        self.lmr = lmr and checks and isinstance(state, NoisyMoves)
+        self.null_move = null_move and isinstance(state, NullMove)
+        self.history_draws = isinstance(state, HistoryDraws)
+        self.root_ply = state.ply() if self.history_draws else 0
+        self.passed = [False] * (MAX_PLY + 2)
+        """passed[ply]: the move into this ply was a null move (no second one follows)."""
+        self.null_cutoffs = 0
+        self.reductions = 0
         self.nodes = 0
         self.next_check = 0
         self.horizon = 0
@@ -127,6 +161,9 @@ class NodeSearch:
         if nodes >= self.next_check:
             self.check(ply)
         state = self.state
+        if self.history_draws and state.history_draw(self.root_ply):
+            self.horizon += 1  # a draw of this path only: never proven, never stored
+            return 0
         if state.is_terminal():
             return terminal_value(state, ply)
         if ply > self.seldepth:
@@ -134,6 +171,9 @@ class NodeSearch:
         if ply >= self.max_ply:
             self.horizon += 1
             return clamped_evaluation(state)
+        in_check = self.checks and state.in_check()
+        if in_check and self.extend:
+            depth += 1
 
         # Mate-distance pruning: a non-terminal node is worth within +/-(WIN - ply - 1).
         a = alpha
@@ -183,6 +223,23 @@ class NodeSearch:
                         self.horizon += 1
                     return score
 
+        pv_node = beta - alpha > 1  # null-window nodes need no line
+        if (
+            self.null_move
+            and not pv_node
+            and not in_check
+            and depth >= NULL_MOVE_DEPTH
+            and not self.passed[ply]
+            and -WIN_THRESHOLD < b < WIN_THRESHOLD
+            and state.evaluate() >= b
+            and state.null_move_allowed()
+        ):
+            value = self.null_search(depth, b, ply)
+            if value >= b:
+                self.horizon += 1
+                self.null_cutoffs += 1
+                return value
+
         h0 = self.horizon
         if self.hooks:
             moves = state.non_losing_moves()
@@ -196,14 +253,14 @@ class NodeSearch:
         else:
             moves = self.moves_of()
         ordering = self.ordering
+        quiet_from = len(self.noisy_of()) if self.noisy_first else 0
         if len(moves) > 1:
             if ordering.active:
-                ordering.order(moves, ply, tt_move)
+                ordering.order(moves, ply, tt_move, quiet_from)
             if tt_move is not None and tt_move in moves:
                 moves.remove(tt_move)
                 moves.insert(0, tt_move)
 
-        pv_node = beta - alpha > 1  # null-window nodes need no line
         if self.etc and depth > 1 and not pv_node:
             cutoff = self.etc_cutoff(moves, depth - 1, b, ply + 1)
             if cutoff is not None:
@@ -223,12 +280,21 @@ class NodeSearch:
         best = -INF
         best_move = None
         pvs = self.pvs
+        # late quiet moves (past the noisy ones, the tt move and LMR_SKIP quiet ones)
+        late = quiet_from + LMR_SKIP if self.lmr and depth >= LMR_DEPTH and not in_check else INF
         for index, move in enumerate(moves):
             play(move)
             if index == 0 or not pvs:
                 value = -search(child, -b, -a, next_ply)
             else:
-                value = -search(child, -a - 1, -a, next_ply)
+                if index >= late and not state.in_check():
+                    self.reductions += 1
+                    reduced = child - (2 if depth >= 6 and index >= 2 * late else 1)
+                    value = -search(reduced, -a - 1, -a, next_ply)
+                    if value > a:
+                        value = -search(child, -a - 1, -a, next_ply)
+                else:
+                    value = -search(child, -a - 1, -a, next_ply)
                 if a < value < b:
                     value = -search(child, -b, -a, next_ply)
             undo()
@@ -257,6 +323,23 @@ class NodeSearch:
             best_move = state.mirror_move(best_move)
         self.tt_store(key, PROVEN if self.horizon == h0 else depth, best, bound, best_move, ply)
         return best
+
+    def null_search(self, depth: int, beta: int, ply: int) -> int:
+        """Null-move pruning: pass, and search the opponent's moves shallower with the
+        window (beta - 1, beta). At least beta: a lower bound for the node, which a real move
+        would only raise (a heuristic: wrong in zugzwang, which `null_move_allowed` avoids
+        where it can). Win scores are not trusted from a pass."""
+        state = self.state
+        reduction = 3 if depth >= 7 else 2
+        state.play_null()
+        passed = self.passed
+        passed[ply + 1] = True
+        try:
+            value = -self.search(depth - 1 - reduction, -beta, -beta + 1, ply + 1)
+        finally:  # also when a stop unwinds the search (which undoes the pass itself)
+            passed[ply + 1] = False
+        state.undo()
+        return beta if value >= WIN_THRESHOLD else value
 
     def etc_cutoff(
         self, moves: list[Move], child_depth: int, beta: int, child_ply: int
@@ -290,6 +373,8 @@ class NodeSearch:
             return terminal_value(state, ply)
         if ply > self.seldepth:
             self.seldepth = ply
+        if self.checks and self.use_quiescence and ply < self.max_ply and state.in_check():
+            return self.evasions(alpha, beta, ply)
         self.horizon += 1
         best = state.evaluate()
         if best > CLAMP:
@@ -311,6 +396,25 @@ class NodeSearch:
             play(move)
             value = -quiesce(-beta, -alpha, next_ply)
             undo()
+            if value > best:
+                best = value
+                if value > alpha:
+                    if value >= beta:
+                        break
+                    alpha = value
+                    pv[ply] = (move, *pv[next_ply])
+        return best
+
+    def evasions(self, alpha: int, beta: int, ply: int) -> int:
+        """Quiescence in check: no standing pat; every move that answers the check."""
+        pv = self.pv
+        state = self.state
+        best = -INF
+        next_ply = ply + 1
+        for move in self.moves_of():
+            state.play(move)
+            value = -self.quiesce(-beta, -alpha, next_ply)
+            state.undo()
             if value > best:
                 best = value
                 if value > alpha:

@@ -37,16 +37,25 @@ class QuietMoveOrdering:
         self.history.clear()
         self.killers = []
 
-    def order(self, moves: list[Move], ply: int, tt_move: Move | None) -> None:
-        """Reorder `moves` in place: by history (stable), then this ply's killers first."""
+    def order(self, moves: list[Move], ply: int, tt_move: Move | None, quiet_from: int = 0) -> None:
+        """Reorder the quiet moves, `moves[quiet_from:]`, in place: by history (stable),
+        then this ply's killers first. The moves before `quiet_from` (noisy ones the game
+        ordered) stay in front."""
         if self.use_history:
-            moves.sort(key=self.history.__getitem__, reverse=True)
+            if quiet_from:
+                moves[quiet_from:] = sorted(
+                    moves[quiet_from:], key=self.history.__getitem__, reverse=True
+                )
+            else:
+                moves.sort(key=self.history.__getitem__, reverse=True)
         if self.use_killers:
             killers = self.killers
             for killer in (killers[2 * ply + 1], killers[2 * ply]):
                 if killer is not None and killer != tt_move and killer in moves:
-                    moves.remove(killer)
-                    moves.insert(0, killer)
+                    index = moves.index(killer)
+                    if index >= quiet_from:
+                        del moves[index]
+                        moves.insert(quiet_from, killer)
 
     def record_cutoff(self, move: Move, ply: int, depth: int) -> None:
         """A quiet `move` refuted the position at `ply` with `depth` plies left."""

@@ -1,0 +1,384 @@
+"""The game `chess`: FIDE rules with every draw rule, FEN positions and UCI moves.
+
+python-chess reads positions at the edge (FEN syntax and the checks of a legal set-up) and
+SAN moves typed by people; searching runs on kibitz's own board (`board.py`), which keeps
+the key, the evaluation and the game's history incrementally.
+
+Draws: stalemate, insufficient material, the fifty-move rule (100 plies without a capture or
+pawn move) and threefold repetition end the game at once (as an arbiter would on a claim).
+Inside a search a position that repeats one seen since the search began, or seen twice
+before it, counts as a draw (`history_draw`), so that engines see perpetual checks and
+repetitions coming.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import ClassVar
+
+import chess
+
+from kibitz.games.base import Game, IllegalMoveError, Move, NotationError, quoted
+from kibitz.games.capabilities import (
+    Checks,
+    Evaluation,
+    HashKey,
+    HistoryDraws,
+    MoveOrdering,
+    NoisyMoves,
+    NullMove,
+    Playout,
+)
+from kibitz.games.chess.board import (
+    BISHOP,
+    BLACK,
+    KING,
+    KNIGHT,
+    ON_BOARD,
+    PAWN,
+    QUEEN,
+    ROOK,
+    WHITE,
+    Board,
+    encode,
+    to_88,
+)
+
+START_FEN = chess.STARTING_FEN
+_LETTERS = ".pnbrqk"
+_UCI_MOVE = re.compile(r"^([a-h][1-8])([a-h][1-8])([qrbn]?)$")
+_STATUS_TEXT = {
+    chess.STATUS_NO_WHITE_KING: "White has no king",
+    chess.STATUS_NO_BLACK_KING: "Black has no king",
+    chess.STATUS_TOO_MANY_KINGS: "a side has more than one king",
+    chess.STATUS_TOO_MANY_WHITE_PAWNS: "White has more than 8 pawns",
+    chess.STATUS_TOO_MANY_BLACK_PAWNS: "Black has more than 8 pawns",
+    chess.STATUS_PAWNS_ON_BACKRANK: "a pawn stands on the first or last rank",
+    chess.STATUS_TOO_MANY_WHITE_PIECES: "White has more than 16 pieces",
+    chess.STATUS_TOO_MANY_BLACK_PIECES: "Black has more than 16 pieces",
+    chess.STATUS_BAD_CASTLING_RIGHTS: "castling rights without the king and rook at home",
+    chess.STATUS_INVALID_EP_SQUARE: "the en-passant square does not follow a double pawn move",
+    chess.STATUS_OPPOSITE_CHECK: "the side not to move is in check",
+    chess.STATUS_TOO_MANY_CHECKERS: "the king is in check by more than two pieces",
+    chess.STATUS_IMPOSSIBLE_CHECK: "the king is in a check no move could have given",
+}
+_PROMOTION_LETTER = {KNIGHT: "n", BISHOP: "b", ROOK: "r", QUEEN: "q"}
+_PROMOTION_KIND = {letter: kind for kind, letter in _PROMOTION_LETTER.items()}
+_VICTIM = (0, 1, 3, 3, 5, 9, 0)
+"""Piece values for MVV-LVA capture order, by kind."""
+
+
+def square_name(square: int) -> str:
+    """0x88 square -> "e4"."""
+    return "abcdefgh"[square & 7] + str((square >> 4) + 1)
+
+
+def _square(name: str) -> int:
+    return (ord(name[0]) - ord("a")) | (int(name[1]) - 1) << 4
+
+
+def _status_problem(board: chess.Board) -> str:
+    status = board.status()
+    return "; ".join(text for flag, text in _STATUS_TEXT.items() if status & flag)
+
+
+class Chess(
+    Game,
+    HashKey,
+    Evaluation,
+    NoisyMoves,
+    MoveOrdering,
+    Checks,
+    NullMove,
+    HistoryDraws,
+    Playout,
+):
+    """A chess position with its game history (for repetitions and `undo`)."""
+
+    name: ClassVar[str] = "chess"
+    title: ClassVar[str] = "Chess"
+    default_position: ClassVar[str] = START_FEN
+    default_engine: ClassVar[str | None] = "alphabeta"
+    noisy_first: ClassVar[bool] = True
+    notation_help: ClassVar[str] = (
+        "Position: FEN, e.g. 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1' "
+        "(the move counters may be left out); 'startpos' or empty is the start position. "
+        "Moves: UCI long algebraic, from and to square plus the promotion piece: 'e2e4', "
+        "'e1g1' (castling), 'e7e8q'; SAN ('Nf3', 'O-O', 'exd5') is read too. Answers use UCI. "
+        "Draws by stalemate, insufficient material, the fifty-move rule and threefold "
+        "repetition end the game."
+    )
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self._moves: list[int] | None = None
+        self._moves_key = -1
+
+    # -- notation ---------------------------------------------------------------------------
+
+    @classmethod
+    def from_position(cls, text: str) -> Chess:
+        fen = text.strip()
+        if fen.startswith("fen "):
+            fen = fen[4:].strip()
+        if not fen or fen == "startpos":
+            fen = START_FEN
+        try:
+            checked = chess.Board(fen)
+        except ValueError as exc:
+            raise NotationError(f"not a FEN: {exc}") from None
+        problem = _status_problem(checked)
+        if problem:
+            raise NotationError(f"not a legal position: {problem}")
+        pieces = {
+            to_88(square): 8 * (piece.color == chess.BLACK) + piece.piece_type
+            for square, piece in checked.piece_map().items()
+        }
+        castling = 0
+        for bit, square in enumerate((chess.H1, chess.A1, chess.H8, chess.A8)):
+            if checked.castling_rights & chess.BB_SQUARES[square]:
+                castling |= 1 << bit
+        ep = to_88(checked.ep_square) if checked.ep_square is not None else -1
+        board = Board.from_fields(
+            pieces,
+            WHITE if checked.turn == chess.WHITE else BLACK,
+            castling,
+            ep,
+            checked.halfmove_clock,
+            checked.fullmove_number,
+        )
+        return cls(board)
+
+    def position(self) -> str:
+        board = self.board
+        rows = []
+        for rank in range(7, -1, -1):
+            row, empty = "", 0
+            for file in range(8):
+                piece = board.squares[16 * rank + file]
+                if not piece:
+                    empty += 1
+                    continue
+                if empty:
+                    row, empty = row + str(empty), 0
+                letter = _LETTERS[piece & 7]
+                row += letter.upper() if piece >> 3 == WHITE else letter
+            rows.append(row + (str(empty) if empty else ""))
+        castling = "".join(letter for bit, letter in enumerate("KQkq") if board.castling >> bit & 1)
+        ep = square_name(board.ep) if board.ep >= 0 else "-"
+        turn = "w" if board.turn == WHITE else "b"
+        return f"{'/'.join(rows)} {turn} {castling or '-'} {ep} {board.halfmove} {board.fullmove}"
+
+    def parse_move(self, text: str) -> Move:
+        word = text.strip()
+        match = _UCI_MOVE.match(word)
+        if match:
+            frm, to, letter = match.groups()
+            move = encode(_square(frm), _square(to), _PROMOTION_KIND.get(letter, 0))
+            if move not in self.legal_moves():
+                raise IllegalMoveError(f"{word} is not a legal move here{self._over()}")
+            return move
+        try:
+            parsed = self.python_chess().parse_san(word)
+        except chess.IllegalMoveError:
+            raise IllegalMoveError(
+                f"{quoted(word)} is not a legal move here{self._over()}"
+            ) from None
+        except (chess.InvalidMoveError, chess.AmbiguousMoveError, ValueError) as exc:
+            raise NotationError(
+                f"{quoted(word)} is not a move: write it as UCI (e2e4, e7e8q) or SAN ({exc})"
+            ) from None
+        return self.parse_move(parsed.uci())
+
+    def _over(self) -> str:
+        return f" (the game is over: {self.terminal_reason()})" if self.is_terminal() else ""
+
+    def format_move(self, move: Move) -> str:
+        frm, to, promotion = move & 127, (move >> 7) & 127, move >> 14
+        return square_name(frm) + square_name(to) + _PROMOTION_LETTER.get(promotion, "")
+
+    def python_chess(self) -> chess.Board:
+        """This position as a python-chess board (for SAN and PGN at the edges)."""
+        return chess.Board(self.position())
+
+    # -- rules ------------------------------------------------------------------------------
+
+    def to_move(self) -> int:
+        return self.board.turn
+
+    def _legal(self) -> list[int]:
+        """The legal moves by the movement rules, computed once per position."""
+        board = self.board
+        if self._moves_key != board.key or self._moves is None:
+            self._moves = board.legal_moves()
+            self._moves_key = board.key
+        return self._moves
+
+    def legal_moves(self) -> list[Move]:
+        return [] if self.is_terminal() else list(self._legal())
+
+    def play(self, move: Move) -> None:
+        self.board.play(move)
+
+    def undo(self) -> None:
+        self.board.undo()
+
+    def is_terminal(self) -> bool:
+        board = self.board
+        return (
+            not self._legal()
+            or board.halfmove >= 100
+            or board.insufficient_material()
+            or board.repetitions(board.halfmove) >= 2
+        )
+
+    def returns(self) -> tuple[float, ...]:
+        if self._legal() or not self.board.in_check():
+            return (0.0, 0.0)
+        return (-1.0, 1.0) if self.board.turn == WHITE else (1.0, -1.0)
+
+    def terminal_reason(self) -> str:
+        board = self.board
+        if not self._legal():
+            if board.in_check():
+                return "checkmate, " + ("Black" if board.turn == WHITE else "White") + " wins"
+            return "draw by stalemate"
+        if board.halfmove >= 100:
+            return "draw by the fifty-move rule"
+        if board.insufficient_material():
+            return "draw by insufficient material"
+        return "draw by threefold repetition"
+
+    def clone(self) -> Chess:
+        return Chess(self.board.copy())
+
+    def render(self) -> str:
+        board = self.board
+        lines = []
+        for rank in range(7, -1, -1):
+            cells = []
+            for file in range(8):
+                piece = board.squares[16 * rank + file]
+                letter = _LETTERS[piece & 7]
+                cells.append(letter.upper() if piece and piece >> 3 == WHITE else letter)
+            lines.append(f"{rank + 1}  {' '.join(cells)}")
+        lines.append("   a b c d e f g h")
+        lines.append(("White" if board.turn == WHITE else "Black") + " to move")
+        return "\n".join(lines)
+
+    # -- capabilities -----------------------------------------------------------------------
+
+    def key(self) -> int:
+        return self.board.key
+
+    def evaluate(self, player: int | None = None) -> int:
+        value = self.board.evaluate()
+        return value if player is None or player == self.board.turn else -value
+
+    def noisy_moves(self) -> list[Move]:
+        """Captures and queen promotions, most valuable victim first, then least valuable
+        attacker (MVV-LVA)."""
+        squares = self.board.squares
+        ep = self.board.ep
+        scored = []
+        for move in self._legal():
+            to = (move >> 7) & 127
+            promotion = move >> 14
+            victim = squares[to] & 7
+            if not victim and (move >> 14) != QUEEN:
+                if to != ep or squares[move & 127] & 7 != PAWN:
+                    continue
+                victim = PAWN
+            gain = _VICTIM[victim] + (_VICTIM[promotion] - 1 if promotion else 0)
+            scored.append((-(16 * gain - (squares[move & 127] & 7)), move))
+        scored.sort(key=_first)
+        return [move for _, move in scored]
+
+    def ordered_moves(self) -> list[Move]:
+        noisy = self.noisy_moves()
+        chosen = set(noisy)
+        return noisy + [move for move in self._legal() if move not in chosen]
+
+    def playout(
+        self, rng: random.Random, record: list[tuple[int, Move]] | None = None
+    ) -> tuple[float, ...]:
+        """Random legal moves to the end of the game: each move drawn from the pseudo-legal
+        ones and tested alone, instead of generating every legal move."""
+        board = self.board
+        played = 0
+        try:
+            while True:
+                move = self._random_legal_move(rng)
+                if move is None:
+                    if board.in_check():
+                        result = (-1.0, 1.0) if board.turn == WHITE else (1.0, -1.0)
+                        break
+                    result = (0.0, 0.0)
+                    break
+                if (
+                    board.halfmove >= 100
+                    or (board.halfmove == 0 and board.insufficient_material())
+                    or board.repetitions(board.halfmove) >= 2
+                ):
+                    result = (0.0, 0.0)
+                    break
+                if record is not None:
+                    record.append((board.turn, move))
+                board.play(move)
+                played += 1
+        finally:
+            for _ in range(played):
+                board.undo()
+        return result
+
+    def _random_legal_move(self, rng: random.Random) -> int | None:
+        moves = self.board.pseudo_moves()
+        while moves:
+            index = rng.randrange(len(moves))
+            move = moves[index]
+            if self.board.is_legal(move):
+                return move
+            moves[index] = moves[-1]
+            moves.pop()
+        return None
+
+    def in_check(self) -> bool:
+        return self.board.in_check()
+
+    def play_null(self) -> None:
+        self.board.play_null()
+
+    def null_move_allowed(self) -> bool:
+        """The side to move has a piece besides pawns and king (zugzwang is then rare)."""
+        squares = self.board.squares
+        turn = self.board.turn
+        return any(
+            squares[s] and squares[s] >> 3 == turn and squares[s] & 7 not in (PAWN, KING)
+            for s in ON_BOARD
+        )
+
+    def ply(self) -> int:
+        return len(self.board.history) - 1
+
+    def history_draw(self, root_ply: int) -> bool:
+        """A repetition (see `HistoryDraws`), or the fifty-move rule where no mate ends it."""
+        board = self.board
+        if board.halfmove >= 100:
+            return bool(self._legal()) or not board.in_check()
+        history = board.history
+        key = board.key
+        current = len(history) - 1
+        before_root = 0
+        for index in range(current - 4, current - 1 - min(board.halfmove, current), -2):
+            if history[index] == key:
+                if index >= root_ply:
+                    return True
+                before_root += 1
+                if before_root == 2:
+                    return True
+        return False
+
+
+def _first(pair: tuple[int, int]) -> int:
+    return pair[0]
