@@ -16,15 +16,16 @@ if platform.machine() in ("x86_64", "AMD64"):
 
 KERNELS = [
     Extension(
-        f"kibitz.engines.{package}.kernels.{name}",
-        [f"kibitz/engines/{package}/kernels/{name}.pyx"],
+        module,
+        [module.replace(".", "/") + ".pyx"],
         extra_compile_args=FLAGS,
         optional=True,
     )
-    for package, name in (
-        ("alphabeta", "_table"),
-        ("alphabeta", "_connect4"),
-        ("mcts", "_playouts"),
+    for module in (
+        "kibitz.engines.alphabeta.kernels._table",
+        "kibitz.engines.alphabeta.kernels._connect4",
+        "kibitz.engines.mcts.kernels._playouts",
+        "kibitz.games.chess._board",
     )
 ]
 

@@ -16,8 +16,9 @@ spec="."
 
 install_stamp() {
   {
-    cat pyproject.toml setup.py kibitz/engines/*/kernels/*.pyx kibitz/engines/*/kernels/*.pxd
-    ls kibitz/engines/*/kernels/*.so 2>/dev/null || true
+    cat pyproject.toml setup.py kibitz/engines/*/kernels/*.pyx kibitz/engines/*/kernels/*.pxd \
+      kibitz/games/*/*.pyx
+    ls kibitz/engines/*/kernels/*.so kibitz/games/*/*.so 2>/dev/null || true
   } | sha256sum | cut -d' ' -f1
 }
 

@@ -12,6 +12,8 @@ from kibitz.engines import Limits, SearchContext
 from kibitz.engines.alphabeta.engine import AlphaBeta
 from kibitz.engines.types import ScoreKind
 from kibitz.games.chess import Chess
+from kibitz.games.chess.board import Board
+from kibitz.games.chess.game import CompiledBoard
 
 MATES = [  # (FEN, the mating move, moves to mate)
     ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "h5f7", 1),
@@ -97,3 +99,32 @@ def test_null_moves_and_reductions_cut_a_middle_game_search():
     assert pruned.stats["null_cutoffs"] > 0 and pruned.stats["reductions"] > 0
     assert pruned.nodes < full.nodes
     assert "null_cutoffs" not in full.stats
+
+
+@pytest.mark.skipif(CompiledBoard is None, reason="the compiled board was not built")
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ],
+)
+def test_a_search_on_the_compiled_board_is_the_reference_search_node_for_node(fen):
+    answers = []
+    for board in (Board, CompiledBoard):
+        state = Chess.on_board(fen, board)
+        infos = []
+        result = AlphaBeta().search(state, Limits(depth=5), SearchContext(report=infos.append))
+        answers.append(
+            (
+                result.nodes,
+                result.best_move,
+                result.score,
+                result.pv,
+                [(info.depth, info.nodes, info.score, info.pv) for info in infos],
+                result.stats["null_cutoffs"],
+                result.stats["reductions"],
+            )
+        )
+    assert answers[0] == answers[1]

@@ -11,7 +11,8 @@ import pytest
 
 from kibitz.games import IllegalMoveError, NotationError
 from kibitz.games.chess import Chess
-from kibitz.games.chess.board import to_64
+from kibitz.games.chess.board import Board, to_64
+from kibitz.games.chess.game import CompiledBoard
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 PERFT = [  # the Chess Programming Wiki's "Perft Results" positions and node counts
@@ -40,7 +41,7 @@ def perft(state: Chess, depth: int) -> int:
 
 @pytest.mark.parametrize(("fen", "counts"), PERFT, ids=range(1, 7))
 def test_perft_matches_the_published_counts(fen, counts):
-    state = Chess.from_position(fen)
+    state = Chess.on_board(fen, Board)
     before = state.position()
     assert [perft(state, depth) for depth in range(1, len(counts) + 1)] == list(counts)
     assert state.position() == before
@@ -236,3 +237,48 @@ def test_noisy_moves_are_captures_and_queen_promotions_most_valuable_victim_firs
 
 def test_square_conversions():
     assert to_64(0x00) == chess.A1 and to_64(0x77) == chess.H8 and to_64(0x34) == chess.E4
+
+
+@pytest.mark.skipif(CompiledBoard is None, reason="the compiled board was not built")
+def test_the_compiled_board_repeats_the_reference_move_for_move():
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(30):
+        fast = Chess.on_board("", CompiledBoard)
+        slow = Chess.on_board("", Board)
+        while True:
+            for name in ("key", "mg", "eg", "phase", "turn", "castling", "ep", "halfmove"):
+                assert getattr(fast.board, name) == getattr(slow.board, name), name
+            assert fast.board.squares == slow.board.squares
+            assert fast.board.history == slow.board.history
+            assert fast.board.legal_moves() == slow.board.legal_moves()
+            assert fast.board.pseudo_moves() == slow.board.pseudo_moves()
+            assert fast.noisy_moves() == slow.noisy_moves()
+            assert fast.evaluate() == slow.evaluate()
+            assert fast.in_check() == slow.in_check()
+            assert fast.null_move_allowed() == slow.null_move_allowed()
+            assert fast.is_terminal() == slow.is_terminal()
+            for root in (0, fast.ply() // 2, fast.ply()):
+                assert fast.history_draw(root) == slow.history_draw(root)
+            checked += 1
+            if fast.is_terminal():
+                break
+            if rng.random() < 0.05 and fast.null_move_allowed() and not fast.in_check():
+                fast.play_null()
+                slow.play_null()
+                continue
+            move = rng.choice(fast.legal_moves())
+            fast.play(move)
+            slow.play(move)
+        for _ in range(fast.ply()):
+            fast.undo()
+            slow.undo()
+            assert fast.board.squares == slow.board.squares and fast.key() == slow.key()
+    assert checked > 3000
+
+
+@pytest.mark.skipif(CompiledBoard is None, reason="the compiled board was not built")
+@pytest.mark.parametrize(("fen", "counts"), PERFT[:2], ids=range(1, 3))
+def test_perft_on_the_compiled_board(fen, counts):
+    state = Chess.on_board(fen, CompiledBoard)
+    assert [perft(state, depth) for depth in range(1, len(counts) + 1)] == list(counts)

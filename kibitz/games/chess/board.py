@@ -109,6 +109,8 @@ for _rights in range(16):
 EP_KEYS = tuple(POLYGLOT_RANDOM_ARRAY[772 + file] for file in range(8))
 TURN_KEY = POLYGLOT_RANDOM_ARRAY[780]
 """Polyglot hashes this in when White is to move."""
+VICTIM_VALUE = (0, 1, 3, 3, 5, 9, 0)
+"""Piece values by kind for the MVV-LVA capture order."""
 PIECE_PHASE = [
     PHASE_WEIGHT[(piece & 7) - 1] if 1 <= piece & 7 <= KING else 0 for piece in range(16)
 ]
@@ -568,6 +570,53 @@ class Board:
         self.undo()
         return safe
 
+    def noisy_moves(self, legal: list[int]) -> list[int]:
+        """The captures and queen promotions among `legal`, most valuable victim first, then
+        least valuable attacker (MVV-LVA); ties in generation order."""
+        squares = self.squares
+        ep = self.ep
+        scored = []
+        for move in legal:
+            to = (move >> 7) & 127
+            promotion = move >> 14
+            attacker = squares[move & 127] & 7
+            victim = squares[to] & 7
+            if not victim:
+                if to == ep and attacker == PAWN:
+                    victim = PAWN
+                elif promotion != QUEEN:
+                    continue
+            gain = VICTIM_VALUE[victim] + (VICTIM_VALUE[promotion] - 1 if promotion else 0)
+            scored.append((attacker - 16 * gain, move))
+        scored.sort(key=_first)
+        return [move for _, move in scored]
+
+    def has_pieces(self) -> bool:
+        """Whether the side to move has a piece besides king and pawns."""
+        squares = self.squares
+        turn = self.turn
+        for square in ON_BOARD:
+            piece = squares[square]
+            if piece and piece >> 3 == turn and piece & 7 not in (PAWN, KING):
+                return True
+        return False
+
+    def repeated_since(self, root_ply: int) -> bool:
+        """Whether the position occurred before at or after history index `root_ply`, or
+        twice before it (since the last capture, pawn move or null move)."""
+        history = self.history
+        key = self.key
+        current = len(history) - 1
+        before_root = 0
+        for index in range(current - 4, current - 1 - min(self.halfmove, current), -2):
+            if history[index] == key:
+                if index >= root_ply:
+                    return True
+                before_root += 1
+                if before_root == 2:
+                    return True
+        return False
+
     # -- draws ----------------------------------------------------------------------------
 
     def insufficient_material(self) -> bool:
@@ -608,3 +657,7 @@ class Board:
         blend = self.mg * phase + self.eg * (FULL_PHASE - phase)
         value = blend // FULL_PHASE if blend >= 0 else -(-blend // FULL_PHASE)  # to zero, as C
         return value if self.turn == WHITE else -value
+
+
+def _first(pair: tuple[int, int]) -> int:
+    return pair[0]

@@ -1,8 +1,9 @@
 """The game `chess`: FIDE rules with every draw rule, FEN positions and UCI moves.
 
 python-chess reads positions at the edge (FEN syntax and the checks of a legal set-up) and
-SAN moves typed by people; searching runs on kibitz's own board (`board.py`), which keeps
-the key, the evaluation and the game's history incrementally.
+SAN moves typed by people; searching runs on kibitz's own board, which keeps the key, the
+evaluation and the game's history incrementally: `board.py` in Python (the reference) and
+`_board.pyx`, the same in C, used where it was built.
 
 Draws: stalemate, insufficient material, the fifty-move rule (100 plies without a capture or
 pawn move) and threefold repetition end the game at once (as an arbiter would on a claim).
@@ -33,10 +34,7 @@ from kibitz.games.capabilities import (
 from kibitz.games.chess.board import (
     BISHOP,
     BLACK,
-    KING,
     KNIGHT,
-    ON_BOARD,
-    PAWN,
     QUEEN,
     ROOK,
     WHITE,
@@ -45,6 +43,14 @@ from kibitz.games.chess.board import (
     to_88,
 )
 
+try:
+    from kibitz.games.chess._board import CompiledBoard
+except ImportError:  # pragma: no cover - only without a C compiler at install time
+    CompiledBoard = None
+
+BOARD = CompiledBoard or Board
+"""The board searches run on: the compiled one where it was built (`_board.pyx`), which
+repeats the pure-Python reference (`board.py`) move for move."""
 START_FEN = chess.STARTING_FEN
 _LETTERS = ".pnbrqk"
 _UCI_MOVE = re.compile(r"^([a-h][1-8])([a-h][1-8])([qrbn]?)$")
@@ -65,8 +71,6 @@ _STATUS_TEXT = {
 }
 _PROMOTION_LETTER = {KNIGHT: "n", BISHOP: "b", ROOK: "r", QUEEN: "q"}
 _PROMOTION_KIND = {letter: kind for kind, letter in _PROMOTION_LETTER.items()}
-_VICTIM = (0, 1, 3, 3, 5, 9, 0)
-"""Piece values for MVV-LVA capture order, by kind."""
 
 
 def square_name(square: int) -> str:
@@ -110,7 +114,7 @@ class Chess(
         "repetition end the game."
     )
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board | CompiledBoard) -> None:
         self.board = board
         self._moves: list[int] | None = None
         self._moves_key = -1
@@ -119,6 +123,12 @@ class Chess(
 
     @classmethod
     def from_position(cls, text: str) -> Chess:
+        return cls.on_board(text, BOARD)
+
+    @classmethod
+    def on_board(cls, text: str, board_class: type) -> Chess:
+        """`from_position` on a given board implementation (`Board`, the pure-Python
+        reference, or `CompiledBoard`)."""
         fen = text.strip()
         if fen.startswith("fen "):
             fen = fen[4:].strip()
@@ -140,7 +150,7 @@ class Chess(
             if checked.castling_rights & chess.BB_SQUARES[square]:
                 castling |= 1 << bit
         ep = to_88(checked.ep_square) if checked.ep_square is not None else -1
-        board = Board.from_fields(
+        board = board_class.from_fields(
             pieces,
             WHITE if checked.turn == chess.WHITE else BLACK,
             castling,
@@ -152,11 +162,12 @@ class Chess(
 
     def position(self) -> str:
         board = self.board
+        squares = board.squares
         rows = []
         for rank in range(7, -1, -1):
             row, empty = "", 0
             for file in range(8):
-                piece = board.squares[16 * rank + file]
+                piece = squares[16 * rank + file]
                 if not piece:
                     empty += 1
                     continue
@@ -255,11 +266,12 @@ class Chess(
 
     def render(self) -> str:
         board = self.board
+        squares = board.squares
         lines = []
         for rank in range(7, -1, -1):
             cells = []
             for file in range(8):
-                piece = board.squares[16 * rank + file]
+                piece = squares[16 * rank + file]
                 letter = _LETTERS[piece & 7]
                 cells.append(letter.upper() if piece and piece >> 3 == WHITE else letter)
             lines.append(f"{rank + 1}  {' '.join(cells)}")
@@ -279,21 +291,7 @@ class Chess(
     def noisy_moves(self) -> list[Move]:
         """Captures and queen promotions, most valuable victim first, then least valuable
         attacker (MVV-LVA)."""
-        squares = self.board.squares
-        ep = self.board.ep
-        scored = []
-        for move in self._legal():
-            to = (move >> 7) & 127
-            promotion = move >> 14
-            victim = squares[to] & 7
-            if not victim and (move >> 14) != QUEEN:
-                if to != ep or squares[move & 127] & 7 != PAWN:
-                    continue
-                victim = PAWN
-            gain = _VICTIM[victim] + (_VICTIM[promotion] - 1 if promotion else 0)
-            scored.append((-(16 * gain - (squares[move & 127] & 7)), move))
-        scored.sort(key=_first)
-        return [move for _, move in scored]
+        return self.board.noisy_moves(self._legal())
 
     def ordered_moves(self) -> list[Move]:
         noisy = self.noisy_moves()
@@ -351,12 +349,7 @@ class Chess(
 
     def null_move_allowed(self) -> bool:
         """The side to move has a piece besides pawns and king (zugzwang is then rare)."""
-        squares = self.board.squares
-        turn = self.board.turn
-        return any(
-            squares[s] and squares[s] >> 3 == turn and squares[s] & 7 not in (PAWN, KING)
-            for s in ON_BOARD
-        )
+        return self.board.has_pieces()
 
     def ply(self) -> int:
         return len(self.board.history) - 1
@@ -366,19 +359,4 @@ class Chess(
         board = self.board
         if board.halfmove >= 100:
             return bool(self._legal()) or not board.in_check()
-        history = board.history
-        key = board.key
-        current = len(history) - 1
-        before_root = 0
-        for index in range(current - 4, current - 1 - min(board.halfmove, current), -2):
-            if history[index] == key:
-                if index >= root_ply:
-                    return True
-                before_root += 1
-                if before_root == 2:
-                    return True
-        return False
-
-
-def _first(pair: tuple[int, int]) -> int:
-    return pair[0]
+        return board.repeated_since(root_ply)
