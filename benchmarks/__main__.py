@@ -1,6 +1,7 @@
 """`python -m benchmarks`: the service (round trips and load, benchmarks/load.py), Monte
 Carlo tree search (benchmarks/montecarlo.py), expectiminimax on Pig (benchmarks/expectimax.py),
-backgammon against GNU Backgammon (benchmarks/backgammon.py), then Connect Four solving.
+backgammon against GNU Backgammon (benchmarks/backgammon.py), chess next to Sunfish and
+Stockfish (benchmarks/chess.py), then Connect Four solving.
 
 Everything runs under ``if __name__ == "__main__"``: the Connect Four peers start their child
 processes from a forkserver, which re-imports this module in every child.
@@ -25,7 +26,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         description="kibitz benchmarks: the service over loopback (round trips, then 16 and 64 "
         "clients searching at once), Monte Carlo tree search next to OpenSpiel's (simulations "
         "per second, matches), expectiminimax next to OpenSpiel's on Pig, backgammon against "
-        "GNU Backgammon (agreement, games, speed), then Connect Four solving on Pons's test "
+        "GNU Backgammon (agreement, games, speed), chess next to Sunfish and Stockfish (nodes "
+        "per second, Win At Chess, matches), then Connect Four solving on Pons's test "
         "sets next to easyAI and OpenSpiel (see benchmarks/README.md).",
     )
     parser.add_argument(
@@ -97,6 +99,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--no-backgammon", action="store_true", help="skip the backgammon benchmark"
     )
+    parser.add_argument("--no-chess", action="store_true", help="skip the chess benchmark")
+    parser.add_argument(
+        "--chess-pairs",
+        type=argtypes.positive_int,
+        metavar="N",
+        help="pairs of games (one opening, colours swapped) per chess match at 10+0.1 "
+        "(default 50, --quick 2)",
+    )
     parser.add_argument(
         "--backgammon-pairs",
         type=argtypes.positive_int,
@@ -127,6 +137,11 @@ def main(argv: list[str]) -> None:
         from benchmarks import backgammon
 
         backgammon.run(pairs=args.backgammon_pairs, quick=args.quick)
+        print()
+    if not args.no_chess:
+        from benchmarks import chess
+
+        chess.run(quick=args.quick, pairs=args.chess_pairs)
         print()
     if not args.no_connect4:
         from benchmarks import connect4
