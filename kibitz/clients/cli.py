@@ -27,6 +27,7 @@ from kibitz.clients.client import (
     default_tls_ca,
     default_token,
 )
+from kibitz.clients.display import Display, display_for
 from kibitz.clients.render import (
     info_line,
     queued_line,
@@ -258,8 +259,9 @@ def cmd_analyse(args: argparse.Namespace, client: SyncClient) -> int:
         search = session.search(
             args.position, args.moves or (), priority=args.priority, **_limits(args)
         )
+        display = display_for(args.game, args.position, args.moves or ())
         try:
-            _print_progress(search, args)
+            _print_progress(search, args, display)
         except KeyboardInterrupt as interrupt:  # Ctrl-C or SIGTERM: stop, show what it found
             if isinstance(interrupt, Terminated):
                 code = EXIT_TERMINATED
@@ -267,7 +269,7 @@ def cmd_analyse(args: argparse.Namespace, client: SyncClient) -> int:
             else:
                 print("kibitz: stopping the search", file=sys.stderr)
             session.stop()
-            _print_progress(search, args)
+            _print_progress(search, args, display)
         result = search.wait()
     finally:
         with contextlib.suppress(KibitzError):  # e.g. the server is shutting down
@@ -276,24 +278,24 @@ def cmd_analyse(args: argparse.Namespace, client: SyncClient) -> int:
         print(_json_line(pb.SearchResponse(result=result.proto)), flush=True)
     else:
         print()
-        print(result_text(result))
+        print(result_text(result, display=display))
     return code
 
 
-def _print_progress(search: SyncSearch, args: argparse.Namespace) -> None:
+def _print_progress(search: SyncSearch, args: argparse.Namespace, display: Display) -> None:
     for info in search:
-        print(_progress(info, args), flush=True)
+        print(_progress(info, args, display), flush=True)
 
 
-def _progress(info: Info, args: argparse.Namespace) -> str:
+def _progress(info: Info, args: argparse.Namespace, display: Display) -> str:
     """An Info as a JSON line (--json) or as text: a line, then the root moves if asked."""
     if args.json:
         return _json_line(pb.SearchResponse(info=info.proto))
     if info.queued and not info.depth:  # the search waited for a slot before it started
         return queued_line(info)
     if info.root_moves:
-        return f"{info_line(info)}\n{root_moves_line(info.root_moves)}"
-    return info_line(info)
+        return f"{info_line(info, display)}\n{root_moves_line(info.root_moves, display)}"
+    return info_line(info, display)
 
 
 def cmd_analysis(args: argparse.Namespace, client: SyncClient) -> int:

@@ -1,10 +1,13 @@
-"""Human-readable text for search answers (progress lines, result tables) and sessions; a
-score's text is `str(score)` (values.Score)."""
+"""Human-readable text for search answers (progress lines, result tables) and sessions; moves
+and scores are written by a `Display` (display.py: the wire's notation, SAN for chess)."""
 
 from __future__ import annotations
 
+from kibitz.clients.display import Display
 from kibitz.clients.values import Info, Result, RootMove
 from kibitz.v1 import engine_pb2 as pb
+
+PLAIN = Display()
 
 
 def _count(n: int) -> str:
@@ -14,40 +17,43 @@ def _count(n: int) -> str:
     return str(n)
 
 
-def info_line(info: Info) -> str:
+def info_line(info: Info, display: Display = PLAIN) -> str:
     """One progress line, like UCI's `info depth ... score ... pv ...`."""
     line = f"depth {info.depth:>2}"
     if info.multipv > 1:
         line += f"  line {info.multipv}"
     line += (
-        f"  score {info.score:>12}  nodes {_count(info.nodes):>6}"
+        f"  score {display.score(info.score):>12}  nodes {_count(info.nodes):>6}"
         f"  nps {_count(info.nps):>6}  time {info.time:6.2f}s"
     )
     if info.hashfull:
         line += f"  hash {info.hashfull / 10:.1f}%"
-    return f"{line}  pv {' '.join(info.pv)}"
+    return f"{line}  pv {' '.join(display.line(info.pv))}"
 
 
-def root_moves_line(root_moves: tuple[RootMove, ...]) -> str:
+def root_moves_line(root_moves: tuple[RootMove, ...], display: Display = PLAIN) -> str:
     """Every root move with its score on one indented line, best first: `4 -0.08  6 <=-0.08`."""
-    return "         " + "   ".join(f"{root.move} {root.score}" for root in root_moves)
+    return "         " + "   ".join(
+        f"{display.line([root.move])[0]} {display.score(root.score)}" for root in root_moves
+    )
 
 
-def result_text(result: Result, pv_moves: int = 12) -> str:
+def result_text(result: Result, pv_moves: int = 12, display: Display = PLAIN) -> str:
     """The final answer: a summary line and a table of root-move scores."""
     if result.game_over is not None:
         return f"game over: {result.game_over.reason}"
     roots = result.root_moves
     chance = any(root.probability is not None for root in roots)
     # before the roll there is no move to choose: the answer is the expected value
-    headline = "before the roll" if chance else f"best move {result.best_move}"
+    headline = "before the roll" if chance else f"best move {display.line([result.best_move])[0]}"
     lines = [
-        f"{headline}   score {result.score}"
+        f"{headline}   score {display.score(result.score)}"
         f"   depth {result.depth}   nodes {result.nodes:,}   time {result.time:.2f}s"
         f"   ({result.stop_reason})",
     ]
     if roots:
-        width = max(4, *(len(root.move) for root in roots))
+        names = {root.move: display.line([root.move])[0] for root in roots}
+        width = max(4, *(len(name) for name in names.values()))
         estimates = any(root.score.visits is not None for root in roots)
         priors = any(root.prior is not None for root in roots)
         first = "outcome" if chance else "move"
@@ -59,11 +65,13 @@ def result_text(result: Result, pv_moves: int = 12) -> str:
             + "  line"
         )
         for root in roots:
-            line = " ".join(root.pv[:pv_moves]) + (" ..." if len(root.pv) > pv_moves else "")
+            pv = display.line(root.pv[:pv_moves])
+            line = " ".join(pv) + (" ..." if len(root.pv) > pv_moves else "")
             cells = _estimate_cells(root, priors) if estimates else ""
             if chance:
                 cells += f"  {root.probability or 0.0:>6.1%}"
-            lines.append(f"  {root.move:<{width}}  {root.score:>12}{cells}  {line}")
+            score = display.score(root.score)
+            lines.append(f"  {names[root.move]:<{width}}  {score:>12}{cells}  {line}")
     return "\n".join(lines)
 
 

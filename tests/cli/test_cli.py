@@ -281,3 +281,10 @@ def test_the_serve_banner_names_the_server_unless_it_is_the_default():
     anywhere = serve_banner("0.0.0.0", 6000)  # clients connect to the wildcard via loopback
     assert anywhere.startswith("kibitz is listening on 0.0.0.0:6000 ")
     assert re.search(r"^  \S*kibitz --server 127.0.0.1:6000 games$", anywhere, re.MULTILINE)
+
+
+def test_analyse_chess_writes_san_and_mates_in_moves(address):
+    run = kibitz(address, "analyse", "chess", "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", "--depth", "4")
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"^best move Ra6\s+score mate in 2\s", run.stdout, re.MULTILINE)
+    assert re.search(r"^  Ra6\s+mate in 2  Ra6 bxa6 b7#$", run.stdout, re.MULTILINE)
