@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The peers that tests and benchmarks compare kibitz with and that come from Debian rather
-# than PyPI: GNU Backgammon (gnubg). Installs what is missing when it can (as root, or with
-# passwordless sudo); otherwise says what is missing and carries on: the tests that need a
-# peer then skip, saying so. Never fails its caller.
+# than PyPI: GNU Backgammon (gnubg) and Stockfish (the UCI engine the `uci` tests host).
+# Installs what is missing when it can (as root, or with passwordless sudo); otherwise says
+# what is missing and carries on: the tests that need a peer then skip, saying so. Never
+# fails its caller.
 set -uo pipefail
 
 install_debian() {  # install_debian PACKAGE
@@ -27,4 +28,7 @@ install_debian() {  # install_debian PACKAGE
 }
 
 [ -x /usr/games/gnubg ] || command -v gnubg >/dev/null 2>&1 || install_debian gnubg
+[ -x /usr/games/stockfish ] || command -v stockfish >/dev/null 2>&1 || install_debian stockfish
+# PolyGlot (xboard-to-UCI adapter): a real UCI host for the tests of `kibitz uci`
+[ -x /usr/games/polyglot ] || command -v polyglot >/dev/null 2>&1 || install_debian polyglot
 exit 0

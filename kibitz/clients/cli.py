@@ -133,6 +133,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
         auth_tokens=args.auth_tokens,
+        engine_config=args.config,
     )
     if args.max_searches is not None:
         config.max_searches = args.max_searches
@@ -151,7 +152,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"kibitz: cannot serve on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return EXIT_ERROR
-    except ValueError as exc:  # Server(...): an unreadable or malformed TLS or token file
+    except ValueError as exc:  # Server(...): a bad TLS, token or engine config file
         if listening:
             raise
         print(f"kibitz: {exc}", file=sys.stderr)
@@ -304,6 +305,20 @@ def cmd_analysis(args: argparse.Namespace, client: SyncClient) -> int:
     return client.run(lambda async_client: analysis.serve(async_client, sys.stdin, sys.stdout))
 
 
+def cmd_uci(args: argparse.Namespace, client: SyncClient) -> int:
+    from kibitz.clients.uci import UciBridge
+
+    bridge = UciBridge(args.game, args.engine, args.options, sys.stdout)
+    try:
+        return client.run(lambda async_client: bridge.serve(async_client, sys.stdin))
+    except ServerUnavailable as exc:  # only the first call: later errors are info strings
+        print(f"kibitz: {_unavailable(client, exc)}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: answer the search, close the session
+        client.run(lambda _: bridge.abort())
+        raise
+
+
 def cmd_sessions(args: argparse.Namespace, client: SyncClient) -> int:
     sessions = client.sessions()
     if args.json:
@@ -379,6 +394,13 @@ def _add_serve_command(commands: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="require a token on every call, from a file of 'NAME TOKEN' lines (clients pass "
         "--token or set KIBITZ_TOKEN); sessions are then private to their token's NAME",
+    )
+    serve.add_argument(
+        "--config",
+        metavar="FILE",
+        help="host the external UCI engines this TOML file names ([engines.NAME] tables: "
+        "command, args, game, options); each is started once at start to read its options, "
+        "see docs/uci.md",
     )
     serve.add_argument(
         "--max-sessions",
@@ -565,6 +587,23 @@ def build_parser() -> argparse.ArgumentParser:
         'analysis".',
     )
     analysis.set_defaults(handler=cmd_analysis)
+
+    uci = commands.add_parser(
+        "uci",
+        parents=[anywhere],
+        help="a UCI engine on stdin/stdout that forwards to one session on the server",
+        description="Speak UCI on stdin/stdout, as a chess GUI expects of an engine, and "
+        "search on the server: kibitz --server HOST:PORT uci --game chess --engine alphabeta. "
+        "Other games speak UCI in their own notation. See docs/uci.md.",
+    )
+    uci.add_argument("--game", default="chess", help="game name (default: chess)")
+    uci.add_argument(
+        "--engine", default="", help="engine name (default: the game's, see `kibitz games -v`)"
+    )
+    uci.add_argument(
+        "--option", "-o", action="append", metavar="NAME=VALUE", help="engine option (repeatable)"
+    )
+    uci.set_defaults(handler=cmd_uci)
 
     play = commands.add_parser("play", help="play a game against an engine", parents=[anywhere])
     play.add_argument("game", help="game name (see `kibitz games`)")

@@ -4,8 +4,17 @@ The names exported here are the engines' public interface: the server uses nothi
 (docs/architecture.md, "Layers").
 """
 
+from collections.abc import Iterable
+
 from kibitz.engines.alphabeta import AlphaBeta
-from kibitz.engines.base import Engine, OptionError, OptionSpec, Requirements, SearchContext
+from kibitz.engines.base import (
+    Engine,
+    EngineFailure,
+    OptionError,
+    OptionSpec,
+    Requirements,
+    SearchContext,
+)
 from kibitz.engines.expectimax import Expectimax
 from kibitz.engines.mcts import MCTS
 from kibitz.engines.types import (
@@ -20,8 +29,14 @@ from kibitz.engines.types import (
     ScoreKind,
     StopReason,
 )
+from kibitz.engines.uci import ConfigError, UciDefinition, UciEngine, engine_class, probe
+from kibitz.engines.uci import read_config as _read_config
 from kibitz.games import GAMES, Game
 from kibitz.registry import Registry
+
+EngineDefinition = UciDefinition
+"""The plain data an engine class is made from at run time (a configured UCI engine): the
+server passes it to its worker processes, which register the same classes."""
 
 ENGINES: Registry[type[Engine]] = Registry(
     "engine", Engine, "kibitz.engines", ("description", "option_specs")
@@ -47,12 +62,47 @@ def default_engine_for(game: type[Game]) -> type[Engine] | None:
     return next((engine for engine in ENGINES.values() if engine.supports(game)), None)
 
 
+def load_engine_config(path: str) -> tuple[EngineDefinition, ...]:
+    """The external engines of an engine config file (`kibitz serve --config`), each started
+    once to learn its options. Raises ValueError (one line) for an unreadable or malformed
+    file, an unknown game, a name another engine has, or an engine that does not start or
+    answer. Load plugins first: their names count as taken."""
+    entries = _read_config(path)
+    for entry in entries:
+        taken = ENGINES.get(entry.name)
+        if taken is not None and not issubclass(taken, UciEngine):
+            owner = "a built-in engine" if taken.__module__.startswith("kibitz.") else "a plugin"
+            raise ConfigError(
+                f"{entry.where}: the name {entry.name!r} is taken by {owner} "
+                f"({taken.__module__}); call it something else"
+            )
+    return tuple(probe(entry) for entry in entries)
+
+
+def register_engines(definitions: Iterable[EngineDefinition]) -> list[type[Engine]]:
+    """Register the engine classes of `definitions` (from `load_engine_config`): in the
+    server and, from the same definitions, in each worker process. Registering the same
+    definitions again is a no-op; ValueError for a name taken otherwise."""
+    classes: list[type[Engine]] = []
+    for definition in definitions:
+        known = ENGINES.get(definition.name)
+        if known is not None and getattr(known, "definition", None) == definition:
+            classes.append(known)
+            continue
+        if known is not None:
+            raise ValueError(f"the engine name {definition.name!r} is already taken")
+        classes.append(ENGINES.register(engine_class(definition)))
+    return classes
+
+
 __all__ = [
     "ENGINES",
     "MAX_PLY",
     "Bound",
     "Clock",
     "Engine",
+    "EngineDefinition",
+    "EngineFailure",
     "Info",
     "Limits",
     "OptionError",
@@ -65,5 +115,7 @@ __all__ = [
     "SearchContext",
     "StopReason",
     "default_engine_for",
+    "load_engine_config",
     "load_plugins",
+    "register_engines",
 ]

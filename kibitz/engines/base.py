@@ -20,6 +20,12 @@ class OptionError(ValueError):
     """An unknown option or a value outside its range."""
 
 
+class EngineFailure(RuntimeError):
+    """Something outside Python that an engine drives failed during a search: an external
+    engine process crashed, hung or broke its protocol. The message names the engine; the
+    search is lost, the engine itself stays usable (the next search starts afresh)."""
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One engine option, as UCI's `option name ... type ...`.
@@ -183,6 +189,10 @@ class Engine(ABC):
     @abstractmethod
     def new_game(self) -> None:
         """Forget everything learnt in earlier searches (tables, trees)."""
+
+    def close(self) -> None:  # noqa: B027 - optional: most engines hold nothing outside
+        """Release what the engine holds outside Python (processes) once it is no longer
+        used. Nothing by default."""
 
     @abstractmethod
     def search(self, state: Game, limits: Limits, context: SearchContext) -> Result:

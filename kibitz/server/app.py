@@ -14,7 +14,12 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from kibitz.engines import load_plugins
+from kibitz.engines import (
+    EngineDefinition,
+    load_engine_config,
+    load_plugins,
+    register_engines,
+)
 from kibitz.server.auth import TokenInterceptor, Tokens
 from kibitz.server.config import ServerConfig
 from kibitz.server.service import EngineService
@@ -29,14 +34,16 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["EngineService"].full_name
 class Server:
     """A started kibitz server; `port` is the bound port (useful with port 0).
 
-    Raises ValueError for unreadable TLS or token files.
+    Raises ValueError for unreadable TLS or token files and for a bad engine config (which
+    includes an engine that does not start).
     """
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         tokens = Tokens.load(config.auth_tokens) if config.auth_tokens else None
         self._credentials = _tls_credentials(config)
-        self.service = EngineService(config, tokens)
+        self.engines = _configured_engines(config)
+        self.service = EngineService(config, tokens, self.engines)
         self.health = health.aio.HealthServicer()
         self._grpc = grpc.aio.server(
             interceptors=[TokenInterceptor(tokens)] if tokens else [],
@@ -81,6 +88,26 @@ class Server:
 
     async def wait(self) -> None:
         await self._grpc.wait_for_termination()
+
+
+def _configured_engines(config: ServerConfig) -> tuple[EngineDefinition, ...]:
+    """The engines of `--config`, started once each and registered (here; the workers
+    register them from the same definitions)."""
+    if not config.engine_config:
+        return ()
+    load_plugins()  # their engines' names are taken
+    definitions = load_engine_config(config.engine_config)
+    register_engines(definitions)
+    for definition in definitions:
+        log.info(
+            "engine %s: %s (%s), game %s, %d options",
+            definition.name,
+            definition.description,
+            definition.argv[0],
+            definition.game,
+            len(definition.option_specs),
+        )
+    return definitions
 
 
 def _tls_credentials(config: ServerConfig) -> grpc.ServerCredentials | None:

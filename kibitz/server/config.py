@@ -55,3 +55,6 @@ class ServerConfig:
     tls_key: str | None = None
     auth_tokens: str | None = None
     """A token file (`NAME TOKEN` lines): every engine-service call then needs a token."""
+    engine_config: str | None = None
+    """A TOML file naming external UCI engines to host (`kibitz serve --config`; each is
+    started once at server start to learn its options)."""

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 
+from kibitz.engines import EngineDefinition
 from kibitz.server.worker import Worker
 
 log = logging.getLogger("kibitz.server")
@@ -21,10 +22,18 @@ log = logging.getLogger("kibitz.server")
 class WorkerPool:
     """Idle, unconfigured workers; `take()` one, `give_back()` it when done."""
 
-    def __init__(self, spares: int, idle_timeout: float, heartbeat: float) -> None:
+    def __init__(
+        self,
+        spares: int,
+        idle_timeout: float,
+        heartbeat: float,
+        engines: tuple[EngineDefinition, ...] = (),
+    ) -> None:
         self.spares = spares
         self.idle_timeout = idle_timeout
         self.heartbeat = heartbeat
+        self.engines = engines
+        """Definitions of the engines made at run time, for every worker (`Worker`)."""
         self._idle: list[Worker] = []
         self._starting = 0
         self._tasks: set[asyncio.Task] = set()  # keeps background starts and closes alive
@@ -42,7 +51,7 @@ class WorkerPool:
             else:
                 self._background(candidate.close())
         if worker is None:
-            worker = await Worker.start(self.heartbeat)
+            worker = await Worker.start(self.heartbeat, engines=self.engines)
         self.replenish()
         return worker
 
@@ -61,7 +70,7 @@ class WorkerPool:
 
     async def _start_one(self) -> None:
         try:
-            self._idle.append(await Worker.start(self.heartbeat))
+            self._idle.append(await Worker.start(self.heartbeat, engines=self.engines))
         except Exception:  # a failed start leaves the pool one short, no more
             log.exception("starting a spare worker failed")
         finally:

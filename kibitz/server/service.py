@@ -11,7 +11,7 @@ from typing import Any
 
 import grpc
 
-from kibitz.engines import ENGINES, Engine, StopReason
+from kibitz.engines import ENGINES, Engine, EngineDefinition, StopReason
 from kibitz.games import CHANCE, GAMES, Game
 from kibitz.server import convert, inline
 from kibitz.server.auth import Tokens, identity
@@ -29,7 +29,7 @@ from kibitz.server.validation import (
     prepare_search,
     typed_options,
 )
-from kibitz.server.worker import SearchOrder, Worker, WorkerCrashed, WorkerError
+from kibitz.server.worker import EngineFailed, SearchOrder, Worker, WorkerCrashed, WorkerError
 from kibitz.v1 import engine_pb2 as pb
 from kibitz.v1 import engine_pb2_grpc as pb_grpc
 
@@ -40,6 +40,8 @@ def _status(exc: Exception) -> tuple[grpc.StatusCode, str]:
     """The gRPC status for an error raised while handling a request."""
     if isinstance(exc, ServiceError):
         return exc.code, exc.message
+    if isinstance(exc, EngineFailed):
+        return grpc.StatusCode.ABORTED, str(exc)
     return grpc.StatusCode.INTERNAL, f"engine worker failed: {exc}"
 
 
@@ -80,7 +82,13 @@ class EngineService(pb_grpc.EngineServiceServicer):
     failures) and turned into gRPC statuses by the decorators above.
     """
 
-    def __init__(self, config: ServerConfig, tokens: Tokens | None = None) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        tokens: Tokens | None = None,
+        engines: tuple[EngineDefinition, ...] = (),
+    ) -> None:
+        """`engines`: the definitions of the engines of `--config`, for the workers."""
         self.config = config
         self.tokens = tokens
         self.budget = MemoryBudget(config.max_memory_mb)
@@ -93,7 +101,7 @@ class EngineService(pb_grpc.EngineServiceServicer):
         )
         self.queue = SearchQueue(config.max_searches, config.max_queued)
         self.pool = WorkerPool(
-            config.spare_workers, config.spare_idle_timeout, config.heartbeat_timeout
+            config.spare_workers, config.spare_idle_timeout, config.heartbeat_timeout, engines
         )
         self._analyses: dict[asyncio.Event, Worker | None] = {}
         """Running and waiting analyses: their stop events and (once started) workers."""
@@ -376,6 +384,8 @@ class EngineService(pb_grpc.EngineServiceServicer):
                 f"{exc}; the search was lost, the session gets a fresh worker on its next "
                 "request (its tables are empty)",
             ) from None
+        except EngineFailed as exc:  # an external engine's crash or hang: not a server fault
+            raise ServiceError(grpc.StatusCode.ABORTED, str(exc)) from None
         except WorkerError as exc:
             raise ServiceError(grpc.StatusCode.INTERNAL, f"engine failed: {exc}") from None
         finally:

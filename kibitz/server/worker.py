@@ -9,7 +9,7 @@ parent talks to it over a pipe with pickled tuples:
                        | ("new_game",) | ("search", SearchOrder) | ("exit",)
     worker -> parent   ("ok", payload) | ("error", message)
                        | ("info", pb.Info bytes or b"", provisional pb.Result bytes)*
-                         then ("result", pb.Result bytes)
+                         then ("result", pb.Result bytes) or ("failed", message)
                        | ("alive",) every `heartbeat / 5` seconds, from a thread of its own
 
 The provisional Result of an Info is what the engine would answer if stopped then (from
@@ -18,6 +18,12 @@ root moves); the server keeps the latest and answers with it if it has to kill t
 A worker that stays silent (no heartbeat) for `heartbeat` seconds is frozen or wedged and
 is killed, searching or not. A search is stopped through a shared event that the engine
 polls every few hundred nodes.
+
+("failed", message) ends a search whose engine raised `EngineFailure` (an external engine
+process crashed or hung): the worker lives on and its engine restarts the process at the
+next search. Engines defined at run time (the server's `--config` engines) come as
+definitions with the process's arguments and are registered before the first request; a
+worker closes its engines (`Engine.close()`) when it replaces them or exits.
 """
 
 from __future__ import annotations
@@ -32,7 +38,15 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from kibitz.engines import ENGINES, Engine, Info, SearchContext
+from kibitz.engines import (
+    ENGINES,
+    Engine,
+    EngineDefinition,
+    EngineFailure,
+    Info,
+    SearchContext,
+    register_engines,
+)
 from kibitz.games import GAMES, Game
 from kibitz.server import convert
 from kibitz.v1 import engine_pb2 as pb
@@ -74,10 +88,16 @@ class WorkerError(RuntimeError):
     """The worker reported an unexpected exception while serving a request."""
 
 
+class EngineFailed(WorkerError):
+    """The search's external engine failed (crashed, hung); the worker itself is fine."""
+
+
 # ---------------------------------------------------------------------------- worker side
 
 
-def _worker_main(conn: Connection, stop_event: Any, heartbeat: float) -> None:
+def _worker_main(
+    conn: Connection, stop_event: Any, heartbeat: float, engines: tuple[EngineDefinition, ...] = ()
+) -> None:
     """Serve requests from the parent until it says exit or goes away."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when workers stop
     lock = threading.Lock()
@@ -93,17 +113,20 @@ def _worker_main(conn: Connection, stop_event: Any, heartbeat: float) -> None:
                 send(("alive",))
 
     threading.Thread(target=beat, daemon=True).start()
+    register_engines(engines)
     engine: Engine | None = None
     game_cls: type[Game] | None = None
     while True:
         try:
             op, *args = conn.recv()
         except (EOFError, OSError):
+            _close(engine)
             return
         try:
             if op == "configure":
                 game_name, engine_name, options = args
                 game_cls = GAMES[game_name]
+                _close(engine)
                 engine = ENGINES[engine_name](options)
                 send(("ok", None))
             elif op == "set_options":
@@ -119,13 +142,26 @@ def _worker_main(conn: Connection, stop_event: Any, heartbeat: float) -> None:
                 else:
                     game_name, engine_name, options = order.setup
                     transient = ENGINES[engine_name](options)
-                    _run_search(send, transient, GAMES[game_name], order, stop_event)
+                    try:
+                        _run_search(send, transient, GAMES[game_name], order, stop_event)
+                    finally:
+                        _close(transient)
             elif op == "exit":
+                _close(engine)
                 return
             else:
                 send(("error", f"unknown request {op!r}"))
+        except EngineFailure as exc:  # an external engine failed: this search is lost
+            send(("failed", str(exc)))
         except Exception as exc:  # report, keep serving: one bad request must not kill us
             send(("error", f"{type(exc).__name__}: {exc}"))
+
+
+def _close(engine: Engine | None) -> None:
+    """Let an engine release its processes (a failure to do so must not end the worker)."""
+    if engine is not None:
+        with contextlib.suppress(Exception):
+            engine.close()
 
 
 def _run_search(
@@ -181,11 +217,14 @@ class Worker:
     seconds: a frozen or wedged worker then fails its caller with WorkerCrashed.
     """
 
-    def __init__(self, heartbeat: float) -> None:
+    def __init__(self, heartbeat: float, engines: tuple[EngineDefinition, ...] = ()) -> None:
+        """`engines`: the definitions of the engines made at run time (`--config`)."""
         self._conn, child_conn = _context.Pipe()
         self._stop_event = _context.Event()
         self.process = _context.Process(
-            target=_worker_main, args=(child_conn, self._stop_event, heartbeat), daemon=True
+            target=_worker_main,
+            args=(child_conn, self._stop_event, heartbeat, engines),
+            daemon=True,
         )
         self.process.start()
         child_conn.close()
@@ -206,10 +245,13 @@ class Worker:
 
     @classmethod
     async def start(
-        cls, heartbeat: float, setup: tuple[str, str, dict[str, Any]] | None = None
+        cls,
+        heartbeat: float,
+        setup: tuple[str, str, dict[str, Any]] | None = None,
+        engines: tuple[EngineDefinition, ...] = (),
     ) -> Worker:
         """A new worker; with `setup` = (game, engine, options), a configured engine."""
-        worker = cls(heartbeat)
+        worker = cls(heartbeat, engines)
         if setup is not None:
             try:
                 await worker.request("configure", *setup)
@@ -260,6 +302,8 @@ class Worker:
             )
         if message[0] == "error":
             raise WorkerError(message[1])
+        if message[0] == "failed":
+            raise EngineFailed(message[1])
         return message
 
     def _send(self, *message: Any) -> None:

@@ -213,6 +213,27 @@ class Chess(
         """This position as a python-chess board (for SAN and PGN at the edges)."""
         return chess.Board(self.position())
 
+    def start_and_moves(self) -> tuple[str, list[str]]:
+        """The FEN of the earliest position this game knows and the moves played since, in
+        UCI: what a UCI engine needs to see repetitions (`position fen F moves M ...`).
+        Each move is found again by the key of the position it led to."""
+        game = self.clone()
+        moves: list[str] = []
+        while game.ply() > 0:
+            after = game.board.key
+            game.undo()
+            move = next((m for m in game._legal() if game._key_after(m) == after), None)
+            if move is None:  # not a move of the game (a search's null move)
+                return self.position(), []
+            moves.append(game.format_move(move))
+        return game.position(), moves[::-1]
+
+    def _key_after(self, move: Move) -> int:
+        self.board.play(move)
+        key = self.board.key
+        self.board.undo()
+        return key
+
     # -- rules ------------------------------------------------------------------------------
 
     def to_move(self) -> int:
