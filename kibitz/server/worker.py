@@ -16,8 +16,9 @@ The provisional Result of an Info is what the engine would answer if stopped the
 `Info.root_moves`, the best PROVISIONAL_ROOT_MOVES of them; empty bytes for Infos without
 root moves); the server keeps the latest and answers with it if it has to kill the worker.
 A worker that stays silent (no heartbeat) for `heartbeat` seconds is frozen or wedged and
-is killed, searching or not. A search is stopped through a shared event that the engine
-polls every few hundred nodes.
+is killed, searching or not. A search is stopped through a shared flag that the engine
+polls every few hundred nodes (`StopFlag`: a byte of shared memory without a lock, so that a
+worker frozen while reading it cannot block the server setting it).
 
 ("failed", message) ends a search whose engine raised `EngineFailure` (an external engine
 process crashed or hung): the worker lives on and its engine restarts the process at the
@@ -80,6 +81,25 @@ class SearchOrder:
     at most one an `info_interval` (a short search then costs one message)."""
 
 
+class StopFlag:
+    """A stop signal shared with a worker process: one byte of shared memory, no lock.
+
+    (A multiprocessing.Event takes a shared lock in `is_set()`: a worker frozen while the
+    engine polled it would block the server's `set()`, and with it the event loop.)"""
+
+    def __init__(self) -> None:
+        self._value = _context.RawValue("b", 0)
+
+    def is_set(self) -> bool:
+        return bool(self._value.value)
+
+    def set(self) -> None:
+        self._value.value = 1
+
+    def clear(self) -> None:
+        self._value.value = 0
+
+
 class WorkerCrashed(RuntimeError):
     """The worker process died (killed, out of memory, interpreter crash)."""
 
@@ -96,7 +116,10 @@ class EngineFailed(WorkerError):
 
 
 def _worker_main(
-    conn: Connection, stop_event: Any, heartbeat: float, engines: tuple[EngineDefinition, ...] = ()
+    conn: Connection,
+    stop_flag: StopFlag,
+    heartbeat: float,
+    engines: tuple[EngineDefinition, ...] = (),
 ) -> None:
     """Serve requests from the parent until it says exit or goes away."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when workers stop
@@ -138,12 +161,12 @@ def _worker_main(
             elif op == "search":
                 order: SearchOrder = args[0]
                 if order.setup is None:
-                    _run_search(send, engine, game_cls, order, stop_event)
+                    _run_search(send, engine, game_cls, order, stop_flag)
                 else:
                     game_name, engine_name, options = order.setup
                     transient = ENGINES[engine_name](options)
                     try:
-                        _run_search(send, transient, GAMES[game_name], order, stop_event)
+                        _run_search(send, transient, GAMES[game_name], order, stop_flag)
                     finally:
                         _close(transient)
             elif op == "exit":
@@ -169,7 +192,7 @@ def _run_search(
     engine: Engine,
     game_cls: type[Game],
     order: SearchOrder,
-    stop_event: Any,
+    stop_flag: StopFlag,
 ) -> None:
     state = game_cls.from_position(order.position)
     state.play_line(order.moves)
@@ -199,7 +222,7 @@ def _run_search(
         send(("info", message.SerializeToString() if order.progress else b"", provisional))
 
     context = SearchContext(
-        report=report, stop=stop_event, info_interval=order.info_interval, started=order.started
+        report=report, stop=stop_flag, info_interval=order.info_interval, started=order.started
     )
     result = engine.search(state, limits, context)
     send(("result", convert.result_to_pb(result, root).SerializeToString()))
@@ -220,10 +243,10 @@ class Worker:
     def __init__(self, heartbeat: float, engines: tuple[EngineDefinition, ...] = ()) -> None:
         """`engines`: the definitions of the engines made at run time (`--config`)."""
         self._conn, child_conn = _context.Pipe()
-        self._stop_event = _context.Event()
+        self._stop_flag = StopFlag()
         self.process = _context.Process(
             target=_worker_main,
-            args=(child_conn, self._stop_event, heartbeat, engines),
+            args=(child_conn, self._stop_flag, heartbeat, engines),
             daemon=True,
         )
         self.process.start()
@@ -339,7 +362,7 @@ class Worker:
     async def start_search(self, order: SearchOrder) -> None:
         """Send a search; read its messages with `results()`. A `stop()` from now on counts."""
         await self._discard_abandoned_search()
-        self._stop_event.clear()
+        self._stop_flag.clear()
         self.provisional = b""
         self._send("search", order)
         self._abandoned_search = True  # until the result has been read
@@ -368,7 +391,7 @@ class Worker:
 
     def stop(self) -> None:
         """Ask the running search (if any) to stop soon."""
-        self._stop_event.set()
+        self._stop_flag.set()
 
     def kill(self) -> None:
         """End the process at once (a search that ignores stop, a frozen worker, shutdown)."""
@@ -378,7 +401,7 @@ class Worker:
     async def close(self) -> None:
         """Ask the process to exit; kill it if it does not."""
         if self.alive:
-            self._stop_event.set()
+            self._stop_flag.set()
             with contextlib.suppress(WorkerCrashed):
                 self._send("exit")
         self._mark_dead()

@@ -5,8 +5,7 @@
 options (the server does both at start, through `kibitz.engines.load_engine_config`);
 `engine_class(definition)` makes its Engine class (the server and every worker process make
 the same classes from the same definitions).
-docs/engines.md, "uci", describes the config, the mapping of limits and scores, and
-failures.
+docs/uci.md describes the config, the mapping of limits and scores, and failures.
 """
 
 from kibitz.engines.uci.config import ConfigError, UciDefinition, read_config

@@ -1,7 +1,7 @@
 """The UCI protocol: an engine's lines parsed into kibitz values, the `go` command built from
 kibitz limits, and the engine process with reads that time out.
 
-See docs/engines.md, "uci". Only what kibitz uses of UCI is here: `uci`/`uciok`, `option`
+See docs/uci.md. Only what kibitz uses of UCI is here: `uci`/`uciok`, `option`
 lines, `setoption`, `isready`/`readyok`, `ucinewgame`, `position fen ... moves ...`, `go`,
 `info`, `stop`, `bestmove`, `quit`.
 """
@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import ctypes
 import queue
-import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -237,32 +234,15 @@ class NoAnswer(Exception):
     """The engine did not send the awaited line in time."""
 
 
-def _prctl() -> Any:
-    """libc's prctl on Linux (None elsewhere), looked up before any fork."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        return ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-
-
-_PRCTL = _prctl()
-_PR_SET_PDEATHSIG = 1
-
-
-def _die_with_parent() -> None:
-    """Runs in the engine's process before it executes the engine: on Linux the kernel sends
-    it SIGKILL when the thread that started it ends, so that an engine never outlives a
-    worker the server killed. (An engine also quits on its own when its input closes.)"""
-    if _PRCTL is not None:
-        _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL)
-
-
 class UciProcess:
     """An engine process: lines to its input, its output lines read by a thread of our own
     into a queue, so that every read can time out; the last lines of its error output are
-    kept for messages."""
+    kept for messages.
+
+    No `preexec_fn` (such as a parent-death signal): it makes Python fork instead of vfork,
+    and a fork runs gRPC's fork handlers in a process that has gRPC loaded (the server, at
+    start-up), which may abort the child. An engine whose worker dies reads the end of its
+    input, and UCI engines quit then."""
 
     def __init__(self, argv: Sequence[str]) -> None:
         """Start `argv`; OSError when it cannot be started (no such file, not executable)."""
@@ -274,7 +254,6 @@ class UciProcess:
             text=True,
             bufsize=1,
             errors="replace",
-            preexec_fn=_die_with_parent,
         )
         self._lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=3)
