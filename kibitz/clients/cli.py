@@ -37,6 +37,7 @@ from kibitz.clients.render import (
 )
 from kibitz.clients.sync import SyncClient, SyncSearch
 from kibitz.clients.values import Info, Limits
+from kibitz.match import cli as match_cli  # the one import of the match runner
 from kibitz.v1 import engine_pb2 as pb
 
 EXIT_ERROR = 1
@@ -637,6 +638,7 @@ def build_parser() -> argparse.ArgumentParser:
     target.add_argument("id", nargs="?", help="the session's id (see `kibitz sessions`)")
     target.add_argument("--all", action="store_true", help="close every session of yours")
     close.set_defaults(handler=cmd_sessions_close)
+    match_cli.add_parser(commands, parents=[anywhere])  # `kibitz match`: kibitz/match/cli.py
     return parser
 
 

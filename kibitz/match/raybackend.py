@@ -1,0 +1,88 @@
+"""`--backend ray`: every game a Ray task that plays it against the named servers and returns
+its record, which streams back into the runner's record and statistics like a local game.
+
+Ray is an optional extra (`pip install 'kibitz[ray]'`); nothing else in kibitz imports it.
+A task needs only kibitz on the Ray worker and a route to the engines' servers; see
+docs/match.md, "Scale-out with Ray".
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from kibitz.match.engines import MatchError
+from kibitz.match.game import GameTask
+from kibitz.match.runner import LocalBackend, MatchSettings
+
+TASK_CPUS = 0.25
+"""Ray CPUs a game task reserves: it mostly waits for the servers, which do the searching."""
+
+
+def play_alone(settings: MatchSettings, task: GameTask) -> dict[str, Any]:
+    """Play one game in a process of its own (a Ray task); its record."""
+
+    async def play() -> dict[str, Any]:
+        backend = LocalBackend(settings)
+        try:
+            return await backend.play(task)
+        finally:
+            await backend.close()
+
+    return asyncio.run(play())
+
+
+def check_alone(settings: MatchSettings) -> str | None:
+    """Whether every engine is reachable from a Ray worker: None, or the problem."""
+
+    async def check() -> str | None:
+        backend = LocalBackend(settings)
+        try:
+            await backend.start()
+        except MatchError as exc:
+            return str(exc)
+        finally:
+            await backend.close()
+        return None
+
+    return asyncio.run(check())
+
+
+class RayBackend:
+    """Games as Ray tasks on the cluster at `address` (None: a local Ray instance, or the one
+    this process already joined)."""
+
+    def __init__(self, settings: MatchSettings, address: str | None = None) -> None:
+        self.settings = settings
+        self.address = address
+        self._started_ray = False
+
+    async def start(self) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise MatchError(
+                "--backend ray needs Ray: pip install 'kibitz[ray]' (or 'ray[default]')"
+            ) from None
+        if not ray.is_initialized():
+            ray.init(address=self.address, log_to_driver=False)
+            self._started_ray = True
+        self._ray = ray
+        self._play = ray.remote(num_cpus=TASK_CPUS, max_retries=0)(play_alone)
+        self._settings = ray.put(self.settings)
+        problem = await ray.remote(num_cpus=TASK_CPUS)(check_alone).remote(self._settings)
+        if problem:
+            raise MatchError(f"from a Ray worker: {problem}")
+
+    async def play(self, task: GameTask) -> dict[str, Any]:
+        ref = self._play.remote(self._settings, task)
+        try:
+            record = await ref
+        except asyncio.CancelledError:
+            self._ray.cancel(ref, force=True)
+            raise
+        return {**record, "backend": "ray"}
+
+    async def close(self) -> None:
+        if self._started_ray:
+            self._ray.shutdown()

@@ -1,0 +1,120 @@
+"""The match record: a JSON-lines file written as the match goes (`games.jsonl` under
+`--out`), the PGN of chess games, and the summary (docs/match.md, "Files").
+
+The first line describes the match (`"type": "match"`), every later one a finished game
+(`"type": "game"`). A line is written and flushed as soon as its game ends, so a killed
+match loses at most the games it was playing; `--resume` reads the file back (a torn last
+line is dropped) and plays only what is missing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+RECORD = "games.jsonl"
+PGN = "games.pgn"
+SUMMARY = "summary.json"
+
+
+class RecordError(ValueError):
+    """A record that cannot be resumed: missing, unreadable, or from another match."""
+
+
+class Record:
+    """The open record of one match in `directory`."""
+
+    def __init__(self, directory: str | Path, header: dict[str, Any], *, resume: bool) -> None:
+        self.directory = Path(directory)
+        self.path = self.directory / RECORD
+        self.games: list[dict[str, Any]] = []
+        """Every game line so far (those read back on resume first)."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        if resume:
+            self.games = _read_games(self.path, header)
+            lines = [header, *self.games]  # rewrite without a torn last line
+        else:
+            if self.path.exists() and self.path.stat().st_size:
+                raise RecordError(
+                    f"{self.path} already holds a match: pass --resume to continue it, or "
+                    "choose another --out"
+                )
+            lines = [header]
+        with self.path.open("w") as out:
+            out.writelines(_line(item) for item in lines)
+        self._file = self.path.open("a")
+
+    def add(self, game: dict[str, Any]) -> None:
+        """Append one finished game (flushed at once)."""
+        self.games.append(game)
+        self._file.write(_line(game))
+        self._file.flush()
+
+    def finish(self, summary: dict[str, Any]) -> None:
+        """Close the record; write the summary and, for chess, the PGN of every game."""
+        self._file.close()
+        (self.directory / SUMMARY).write_text(json.dumps(summary, indent=2) + "\n")
+        if summary.get("game") == "chess":
+            (self.directory / PGN).write_text(pgn(self.games))
+
+
+def _line(item: dict[str, Any]) -> str:
+    return json.dumps(item, separators=(",", ":")) + "\n"
+
+
+def _read_games(path: Path, header: dict[str, Any]) -> list[dict[str, Any]]:
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as exc:
+        raise RecordError(f"cannot resume from {path}: {exc.strerror}") from None
+    items = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            items.append(json.loads(line))
+        except json.JSONDecodeError:
+            if number == len(lines):  # torn by a kill mid-write
+                break
+            raise RecordError(f"{path}:{number} is not JSON") from None
+    if not items or items[0].get("type") != "match":
+        raise RecordError(f"{path} does not start with a match line")
+    if items[0]["match"] != header["match"]:
+        raise RecordError(
+            f"{path} records a different match (game, engines, limits, rules or schedule "
+            "differ): resume it with the command line that started it"
+        )
+    return [item for item in items[1:] if item.get("type") == "game"]
+
+
+# ---------------------------------------------------------------------------- PGN
+
+
+def pgn(games: Iterable[dict[str, Any]]) -> str:
+    """The PGN of chess game records (moves commented with score/depth and seconds, as
+    cutechess does); games replayed with --replay-failed are left out."""
+    import chess
+    import chess.pgn
+
+    texts = []
+    for record in games:
+        if not record.get("counted", True):
+            continue
+        opening = record["opening"]
+        board = chess.Board(opening["position"] or chess.STARTING_FEN)
+        for move in opening["moves"]:
+            board.push_uci(move)
+        game = chess.pgn.Game()
+        game.setup(board)
+        game.headers["Event"] = "kibitz match"
+        game.headers["Round"] = f"{record['round'] + 1}.{record['pair_game'] + 1}"
+        game.headers["White"], game.headers["Black"] = record["engines"]
+        game.headers["Result"] = record["result"]
+        game.headers["Termination"] = record["termination"]
+        node: chess.pgn.GameNode = game
+        for move in record["moves"]:
+            node = node.add_variation(chess.Move.from_uci(move["move"]))
+            node.comment = f"{move['score']}/{move['depth']} {move['wall']:.3f}s"
+        node.comment = (node.comment + " " if node is not game else "") + record["reason"]
+        texts.append(str(game))
+    return "\n\n".join(texts) + ("\n" if texts else "")

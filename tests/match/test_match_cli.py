@@ -1,0 +1,91 @@
+"""`kibitz match` run for real in subprocesses against servers on loopback."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import chess.pgn
+from servers import KIBITZ
+from test_match import engine, played, records
+
+
+def kibitz_match(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*KIBITZ, "match", *argv], capture_output=True, text=True, timeout=120)
+
+
+def test_connect4_depth_8_beats_depth_1_and_reports_json(server, tmp_path):
+    argv = ["--game", "connect4", "--games", "4", "--random-openings", "2", "--json"]
+    argv += ["--engine", engine(server.address, "deep", depth=8)]
+    argv += ["--engine", engine(server.address, "shallow", depth=1)]
+    run = kibitz_match(*argv, "--out", str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    summary = json.loads(run.stdout)
+    assert summary["games"] == 4 and summary["wins"] >= 3 and summary["score"] >= 0.75
+    assert summary["elo"] is None or summary["elo"] > 100
+    assert {"wins", "draws", "losses", "score", "elo", "elo_ci95", "los", "games"} <= set(summary)
+    assert json.loads((tmp_path / "summary.json").read_text()) == summary
+    games = records(tmp_path)[1:]
+    assert len(games) == 4 and all(move["latency"] >= 0 for move in games[0]["moves"])
+    assert run.stderr.count("\ngame ") + run.stderr.startswith("game ") == 4  # plain lines
+
+
+def test_chess_against_a_uci_command_writes_pgn_python_chess_reads(server, tmp_path):
+    bridge = f"{sys.executable} -m kibitz --server {server.address} uci --game chess"
+    argv = ["--game", "chess", "--games", "2", "--maxmoves", "4", "--depth", "1"]
+    argv += ["--engine", engine(server.address, "kibitz"), "--engine", f"name=uci,cmd={bridge}"]
+    run = kibitz_match(*argv, "--out", str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    with (tmp_path / "games.pgn").open() as pgn:
+        games = [chess.pgn.read_game(pgn), chess.pgn.read_game(pgn)]
+    assert [(g.headers["White"], g.headers["Black"]) for g in games] == [
+        ("kibitz", "uci"),
+        ("uci", "kibitz"),
+    ]
+    for game, record in zip(games, records(tmp_path)[1:], strict=True):
+        assert [m.uci() for m in game.mainline_moves()] == [m["move"] for m in record["moves"]]
+        assert game.headers["Result"] == record["result"] == "1/2-1/2"
+
+
+def test_interrupted_and_killed_matches_resume_to_the_same_record(server, tmp_path):
+    argv = ["--game", "connect4", "--games", "8", "--random-openings", "3", "--seed", "3"]
+    argv += ["--engine", engine(server.address, "a", depth=3)]
+    argv += ["--engine", engine(server.address, "b", depth=2)]
+    assert kibitz_match(*argv, "--out", str(tmp_path / "straight")).returncode == 0
+
+    out = ["--out", str(tmp_path / "broken")]
+    ctrl_c = stop_after(argv + out, "game 2/8", signal.SIGINT)
+    assert ctrl_c.returncode == 130 and "stopped early: interrupted" in ctrl_c.stdout
+    killed = stop_after([*argv, *out, "--resume"], "game 5/8", signal.SIGKILL)
+    assert killed.returncode == -signal.SIGKILL
+    assert 5 <= len(records(tmp_path / "broken")) - 1 < 8
+    finished = kibitz_match(*argv, *out, "--resume", "--json")
+    assert finished.returncode == 0, finished.stderr
+    assert played(tmp_path / "broken") == played(tmp_path / "straight")
+    assert json.loads(finished.stdout)["games"] == 8
+
+
+def stop_after(argv: list[str], line: str, signum: int) -> subprocess.CompletedProcess:
+    """Run `kibitz match ARGV`, send `signum` once stderr shows `line`, wait for the end."""
+    process = subprocess.Popen(
+        [*KIBITZ, "match", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    for text in process.stderr:
+        if text.startswith(line):
+            process.send_signal(signum)
+            break
+    stdout, _ = process.communicate(timeout=60)
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, "")
+
+
+def test_mistakes_are_one_line_errors(server, tmp_path: Path):
+    run = kibitz_match("--game", "connect4", "--engine", "name=a", "--engine", "name=b")
+    assert run.returncode == 1 and "engine a has no limit" in run.stderr
+    run = kibitz_match("--game", "connect4", "--tc", "fast", "--engine", "x=1")
+    assert run.returncode == 2 and "time control 'fast'" in run.stderr
+    missing = engine(server.address, "a", engine="nosuchengine", depth=1)
+    run = kibitz_match("--game", "connect4", "--engine", missing, "--engine", "name=b,depth=1")
+    assert run.returncode == 1 and "engine a" in run.stderr and "nosuchengine" in run.stderr
