@@ -31,4 +31,6 @@ install_debian() {  # install_debian PACKAGE
 [ -x /usr/games/stockfish ] || command -v stockfish >/dev/null 2>&1 || install_debian stockfish
 # PolyGlot (xboard-to-UCI adapter): a real UCI host for the tests of `kibitz uci`
 [ -x /usr/games/polyglot ] || command -v polyglot >/dev/null 2>&1 || install_debian polyglot
+# Chromium: the browser the tests of the web page (tests/web) drive through Playwright
+[ -x /usr/bin/chromium ] || install_debian chromium
 exit 0

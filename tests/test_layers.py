@@ -23,6 +23,7 @@ ALLOWED = {
     "server": {"kibitz.server", "kibitz.v1", "kibitz.engines", "kibitz.games"},
     "clients": {"kibitz.clients", "kibitz.v1"},
     "match": {"kibitz.match", "kibitz.clients", "kibitz.games"},
+    "web": {"kibitz.web", "kibitz.clients", "kibitz.v1"},
 }
 """The kibitz modules each layer may import (a module or its submodules)."""
 PUBLIC_ONLY = {
@@ -34,6 +35,7 @@ EXCEPTIONS = {
     ("clients", "cli.py", "kibitz.server.app"),
     ("clients", "cli.py", "kibitz.server.config"),
     ("clients", "cli.py", "kibitz.match"),
+    ("clients", "cli.py", "kibitz.web.gateway"),  # `kibitz web` starts the page's gateway
 }
 """`kibitz serve` starts the server: the one place a client module imports it; and the CLI
 registers `kibitz match` (the match runner, a client of its own: kibitz/match)."""

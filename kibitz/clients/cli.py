@@ -352,6 +352,13 @@ def cmd_play(args: argparse.Namespace, client: SyncClient) -> int:
     return play(client, args, Limits.from_keywords(**(_limits(args) or {"movetime": 1.0})))
 
 
+def cmd_web(args: argparse.Namespace) -> int:
+    from kibitz.web.gateway import run_web
+
+    addresses = [args.server, *(args.also_server or ())]
+    return run_web(addresses, args.host, args.port, tls_ca=args.tls_ca, token=args.token)
+
+
 # ---------------------------------------------------------------------------- parser
 
 
@@ -620,6 +627,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="seed of the dice (games with chance), to replay a game (default: random)",
     )
     play.set_defaults(handler=cmd_play)
+
+    web = commands.add_parser(
+        "web",
+        parents=[anywhere],
+        help="serve the web page: analyse and play every game in a browser",
+        description="Serve a web page and its HTTP gateway (a client of --server, like the "
+        "other commands): analyse positions, play against engines, watch engine against "
+        "engine. See docs/web.md.",
+    )
+    web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    web.add_argument(
+        "--port", type=argtypes.port, default=8080, help="port (default 8080; 0 = any)"
+    )
+    web.add_argument(
+        "--also-server",
+        action="append",
+        metavar="HOST:PORT",
+        help="another kibitz server the page may use, e.g. for engine against engine across "
+        "two servers (repeatable; same --tls-ca and --token)",
+    )
+    web.set_defaults(handler=cmd_web, needs_client=False)
 
     sessions = commands.add_parser(
         "sessions",

@@ -322,6 +322,15 @@ def _read_tls_ca(path: str | os.PathLike) -> bytes:
     return pem
 
 
+def check_credentials(tls_ca: str | os.PathLike | None, token: str | None) -> None:
+    """The ValueErrors `Client(tls_ca=..., token=...)` would raise (a CA file that cannot be
+    read or holds no certificate, a token that is not printable ASCII), without a channel:
+    for programs that make their clients later, inside an event loop."""
+    if tls_ca:
+        _read_tls_ca(tls_ca)
+    _token(token)
+
+
 class Client:
     """Async client for a kibitz server (grpc.aio). `stub` is the raw gRPC stub.
 

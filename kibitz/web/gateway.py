@@ -1,0 +1,632 @@
+"""`kibitz web`: the page and a small HTTP gateway to kibitz servers (docs/web.md).
+
+The gateway is a client of the gRPC service, like the CLI: JSON requests become calls of the
+async client (kibitz/clients/client.py), a search's progress stream becomes server-sent
+events. It talks to the servers named on the command line only (the page picks one by its
+index), with the TLS and token settings of the other commands.
+
+Starlette routes the requests, uvicorn serves them (docs/web.md says why).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import json
+import math
+import signal
+import socket
+import sys
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+import chess
+import chess.pgn
+import grpc
+import uvicorn
+from google.protobuf import json_format
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from kibitz.clients.client import (
+    Client,
+    KibitzError,
+    NotFound,
+    SearchStream,
+    ServerUnavailable,
+    Session,
+    check_credentials,
+)
+from kibitz.clients.display import Display, display_for
+from kibitz.clients.values import Score, ScoreKind
+from kibitz.v1 import engine_pb2 as pb
+from kibitz.web.diagrams import diagram
+
+STATIC = resources.files("kibitz.web") / "static"
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+STATUS = {
+    grpc.StatusCode.INVALID_ARGUMENT: 400,
+    grpc.StatusCode.UNAUTHENTICATED: 401,
+    grpc.StatusCode.PERMISSION_DENIED: 403,
+    grpc.StatusCode.NOT_FOUND: 404,
+    grpc.StatusCode.FAILED_PRECONDITION: 409,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: 429,
+    grpc.StatusCode.UNAVAILABLE: 503,
+    grpc.StatusCode.DEADLINE_EXCEEDED: 504,
+}
+"""HTTP status of each gRPC status the server answers (others: 502)."""
+
+
+class RequestError(Exception):
+    """A request the gateway itself refuses (400 unless said otherwise)."""
+
+    def __init__(self, message: str, status: int = 400, code: str = "BAD_REQUEST") -> None:
+        super().__init__(message)
+        self.message, self.status, self.code = message, status, code
+
+
+def _as_dict(message: Any) -> dict[str, Any]:
+    return json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
+
+
+# ---------------------------------------------------------------------------- scores
+
+
+def score_value(score: Score) -> float | None:
+    """A score as one number from the first player's point of view, for the evaluation
+    graph: heuristic values in units (centi / 100, or the expected value), a proven win
+    +1000 (a loss -1000, a draw 0). None where the first player's view is undefined."""
+    try:
+        first = score.for_player(0)
+    except ValueError:
+        return None
+    if first.kind is ScoreKind.WIN:
+        return 1000.0
+    if first.kind is ScoreKind.LOSS:
+        return -1000.0
+    if first.kind is ScoreKind.DRAW:
+        return 0.0
+    value = first.expected_value if first.expected_value is not None else first.centi / 100
+    return value if math.isfinite(value) else None
+
+
+def _score_fields(message: pb.Score, display: Display) -> dict[str, Any]:
+    score = Score.from_pb(message)
+    return {
+        "text": display.score(score),
+        "firstPlayerValue": score_value(score),
+        "proven": score.kind is not ScoreKind.HEURISTIC,
+    }
+
+
+def _annotate(data: dict[str, Any], message: pb.Info | pb.Result, display: Display) -> None:
+    """Adds the texts people read to an Info's or a Result's JSON: `pvText` (SAN for chess),
+    each score's `text`, `firstPlayerValue` and `proven`, each root move's `moveText`."""
+    data["pvText"] = display.line(list(message.pv))
+    if message.HasField("score"):
+        data["score"].update(_score_fields(message.score, display))
+    for root, root_data in zip(message.root_moves, data.get("rootMoves", []), strict=True):
+        root_data["moveText"] = display.line([root.move])[0]
+        root_data["pvText"] = display.line(list(root.pv))
+        root_data["score"].update(_score_fields(root.score, display))
+
+
+# ---------------------------------------------------------------------------- state
+
+
+@dataclass
+class GatewaySession:
+    """A session the page opened: its server, how to open it again, the open session."""
+
+    server: int
+    game: str
+    engine: str
+    options: dict[str, str]
+    session: Session | None = None
+    searching: SearchStream | None = None
+
+
+@dataclass
+class Gateway:
+    """The servers the page may use and the sessions it opened."""
+
+    addresses: Sequence[str]
+    tls_ca: str | None = None
+    token: str | None = None
+    clients: list[Client] = field(default_factory=list)
+    sessions: dict[str, GatewaySession] = field(default_factory=dict)
+
+    def connect(self) -> None:
+        """Opens a client per server (on the running event loop)."""
+        self.clients = [
+            Client(address, tls_ca=self.tls_ca or "", token=self.token or "")
+            for address in self.addresses
+        ]
+
+    async def close(self) -> None:
+        for record in list(self.sessions.values()):
+            if record.session is not None:
+                with contextlib.suppress(KibitzError):
+                    await record.session.close()
+        self.sessions.clear()
+        for client in self.clients:
+            await client.close()
+
+    def client(self, index: Any) -> Client:
+        try:
+            number = int(index if index is not None else 0)
+            if number < 0:
+                raise IndexError
+            return self.clients[number]
+        except (ValueError, TypeError, IndexError):
+            raise RequestError(
+                f"no server {index!r}: this gateway knows servers 0 to {len(self.clients) - 1}",
+                404,
+                "NOT_FOUND",
+            ) from None
+
+    def record(self, session_id: str) -> GatewaySession:
+        record = self.sessions.get(session_id)
+        if record is None:
+            raise RequestError(f"no session {session_id!r} (closed?)", 404, "NOT_FOUND")
+        return record
+
+    async def open(self, record: GatewaySession) -> Session:
+        """The record's session, opened (again, if the server closed it)."""
+        if record.session is None:
+            record.session = await self.client(record.server).open(
+                record.game, record.engine, record.options
+            )
+        return record.session
+
+
+# ---------------------------------------------------------------------------- requests
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    try:
+        data = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise RequestError("the request body is not JSON") from None
+    if not isinstance(data, dict):
+        raise RequestError("the request body must be a JSON object")
+    return data
+
+
+def _text(data: dict[str, Any], name: str, default: str | None = None) -> str:
+    value = data.get(name, default)
+    if not isinstance(value, str):
+        raise RequestError(f"{name} must be a string" if value is not None else f"{name} missing")
+    return value
+
+
+def _moves(data: dict[str, Any]) -> list[str]:
+    moves = data.get("moves", [])
+    if not isinstance(moves, list) or not all(isinstance(move, str) for move in moves):
+        raise RequestError("moves must be a list of strings")
+    return moves
+
+
+def _options(data: dict[str, Any]) -> dict[str, str]:
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise RequestError("options must be an object of NAME: VALUE")
+    return {
+        str(name): ("true" if value else "false") if isinstance(value, bool) else str(value)
+        for name, value in options.items()
+    }
+
+
+def _limits(data: dict[str, Any]) -> pb.Limits:
+    """The request's `limits`: the Limits message in protobuf's JSON mapping."""
+    limits = data.get("limits") or {}
+    if not isinstance(limits, dict):
+        raise RequestError('limits must be an object such as {"depth": 8}')
+    try:
+        return json_format.ParseDict(limits, pb.Limits())
+    except json_format.ParseError as exc:
+        raise RequestError(f"limits: {exc}") from None
+
+
+def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": message, "code": code, **extra}, status_code=status)
+
+
+def _server_error(exc: KibitzError, address: str) -> JSONResponse:
+    message = exc.message
+    if isinstance(exc, ServerUnavailable):
+        message = f"no kibitz server answers at {address} ({exc.message})"
+    elif exc.code == grpc.StatusCode.UNAUTHENTICATED:
+        message = (
+            f"the server at {address} requires a valid token: start `kibitz web` with --token "
+            f"or KIBITZ_TOKEN ({exc.message})"
+        )
+    return _error(STATUS.get(exc.code, 502), exc.code.name, message, server=address)
+
+
+def _endpoint(handler):
+    """Wraps a handler: RequestErrors and the servers' errors become JSON error answers."""
+
+    async def endpoint(request: Request) -> Response:
+        gateway: Gateway = request.app.state.gateway
+        try:
+            return await handler(request, gateway)
+        except RequestError as exc:
+            return _error(exc.status, exc.code, exc.message)
+        except KibitzError as exc:
+            return _server_error(exc, await _address(request, gateway))
+
+    return endpoint
+
+
+async def _address(request: Request, gateway: Gateway) -> str:
+    """The address of the server a request went to (for error messages)."""
+    server: Any = request.query_params.get("server")
+    record = gateway.sessions.get(request.path_params.get("id", ""))
+    if record is not None:
+        server = record.server
+    elif server is None and request.method == "POST":
+        with contextlib.suppress(Exception):
+            server = (await request.json()).get("server")
+    try:
+        return gateway.client(server).address
+    except RequestError:
+        return ""
+
+
+# ---------------------------------------------------------------------------- endpoints
+
+
+async def index(request: Request) -> Response:
+    return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
+
+
+async def servers(request: Request, gateway: Gateway) -> Response:
+    return JSONResponse(
+        {
+            "servers": [
+                {
+                    "index": index,
+                    "address": client.address,
+                    "tls": client.tls_ca is not None,
+                    "token": client.authenticated,
+                }
+                for index, client in enumerate(gateway.clients)
+            ]
+        }
+    )
+
+
+async def games(request: Request, gateway: Gateway) -> Response:
+    client = gateway.client(request.query_params.get("server"))
+    return JSONResponse({"games": [_as_dict(game) for game in await client.games()]})
+
+
+async def engines(request: Request, gateway: Gateway) -> Response:
+    client = gateway.client(request.query_params.get("server"))
+    return JSONResponse({"engines": [_as_dict(engine) for engine in await client.engines()]})
+
+
+async def describe(request: Request, gateway: Gateway) -> Response:
+    data = await _body(request)
+    client = gateway.client(data.get("server"))
+    game, position, moves = _text(data, "game"), _text(data, "position", ""), _moves(data)
+    info = await client.describe(game, position, moves)
+    answer = _as_dict(info)
+    answer["diagram"] = diagram(game, info.position)
+    answer["movesText"] = _moves_text(game, position, moves)
+    return JSONResponse(answer)
+
+
+def _moves_text(game: str, position: str, moves: list[str]) -> list[str]:
+    """The moves as people read them (SAN for chess), one entry per move."""
+    if game != "chess":
+        return list(moves)
+    shown = []
+    for index, move in enumerate(moves):
+        shown.append(display_for(game, position, moves[:index]).line([move])[0])
+    return shown
+
+
+async def open_session(request: Request, gateway: Gateway) -> Response:
+    data = await _body(request)
+    server = data.get("server", 0)
+    client = gateway.client(server)
+    record = GatewaySession(
+        server=int(server),
+        game=_text(data, "game"),
+        engine=_text(data, "engine", ""),
+        options=_options(data),
+    )
+    session = await gateway.open(record)
+    gateway_id = uuid.uuid4().hex[:16]
+    gateway.sessions[gateway_id] = record
+    return JSONResponse(
+        {
+            "id": gateway_id,
+            "server": record.server,
+            "address": client.address,
+            "session": _as_dict(session.info),
+        }
+    )
+
+
+async def close_session(request: Request, gateway: Gateway) -> Response:
+    record = gateway.sessions.pop(request.path_params["id"], None)
+    if record is None:
+        raise RequestError(f"no session {request.path_params['id']!r}", 404, "NOT_FOUND")
+    if record.searching is not None:
+        record.searching.cancel()
+    if record.session is not None:
+        with contextlib.suppress(NotFound):
+            await record.session.close()
+    return JSONResponse({})
+
+
+async def stop(request: Request, gateway: Gateway) -> Response:
+    record = gateway.record(request.path_params["id"])
+    was = False
+    if record.session is not None:
+        with contextlib.suppress(NotFound):
+            was = await record.session.stop()
+    return JSONResponse({"wasSearching": was})
+
+
+async def search(request: Request, gateway: Gateway) -> Response:
+    record = gateway.record(request.path_params["id"])
+    data = await _body(request)
+    position, moves, limits = _text(data, "position", ""), _moves(data), _limits(data)
+    client = gateway.client(record.server)
+    checked = await client.describe(record.game, position, moves)  # a bad position: 400
+    display = display_for(record.game, checked.position)
+    priority = data.get("priority", 0)
+    if isinstance(priority, bool) or not isinstance(priority, int):
+        raise RequestError("priority must be an integer")
+
+    def start(session: Session) -> SearchStream:
+        request_message = pb.SearchRequest(
+            session_id=session.id,
+            position=position,
+            moves=moves,
+            limits=limits,
+            priority=priority,
+        )
+        return SearchStream(client.stub.Search(request_message))
+
+    session = await gateway.open(record)
+    stream = start(session)
+    events = aiter(stream)
+    try:
+        first = await anext(events, None)
+    except NotFound:  # the server closed the idle session: open another
+        record.session = None
+        stream = start(await gateway.open(record))
+        events = aiter(stream)
+        first = await anext(events, None)
+    record.searching = stream
+    return StreamingResponse(
+        _events(record, stream, events, first, display),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+def _event(name: str, data: dict[str, Any]) -> str:
+    return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+async def _events(
+    record: GatewaySession,
+    stream: SearchStream,
+    events: AsyncIterator,
+    first: Any,
+    display: Display,
+) -> AsyncIterator[str]:
+    """`info` events, then one `result` (or an `error`); leaving early cancels the search."""
+    try:
+        info = first
+        while info is not None:
+            data = _as_dict(info.proto)
+            _annotate(data, info.proto, display)
+            yield _event("info", data)
+            info = await anext(events, None)
+        result = stream.result
+        if result is not None:
+            data = _as_dict(result.proto)
+            _annotate(data, result.proto, display)
+            data["bestMoveText"] = display.line([result.best_move])[0] if result.best_move else ""
+            yield _event("result", data)
+    except KibitzError as exc:
+        yield _event(
+            "error",
+            {"error": exc.message, "code": exc.code.name, "status": STATUS.get(exc.code, 502)},
+        )
+    finally:
+        if record.searching is stream:
+            record.searching = None
+        if stream.result is None:
+            stream.cancel()
+
+
+async def export(request: Request, gateway: Gateway) -> Response:
+    """A finished (or unfinished) game to download: PGN for chess, else a JSON record."""
+    data = await _body(request)
+    client = gateway.client(data.get("server"))
+    game, position, moves = _text(data, "game"), _text(data, "position", ""), _moves(data)
+    players = data.get("players") or ["", ""]
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RequestError("players must be a list of names")
+    final = await client.describe(game, position, moves)
+    stamp = datetime.datetime.now(datetime.UTC)
+    if game == "chess" and data.get("format", "pgn") == "pgn":
+        text = pgn(position, moves, players, final, data.get("event") or "kibitz game", stamp)
+        return Response(
+            text,
+            media_type="application/x-chess-pgn",
+            headers={"Content-Disposition": 'attachment; filename="kibitz-chess.pgn"'},
+        )
+    record = {
+        "game": game,
+        "server": client.address,
+        "date": stamp.isoformat(timespec="seconds"),
+        "players": players,
+        "start": position,
+        "moves": moves,
+        "final": final.position,
+        "result": _as_dict(final.game_over) if final.HasField("game_over") else None,
+        "evaluations": data.get("evaluations") or [],
+    }
+    return Response(
+        json.dumps(record, indent=2),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="kibitz-{game}.json"'},
+    )
+
+
+def pgn(
+    position: str,
+    moves: list[str],
+    players: list[str],
+    final: pb.PositionInfo,
+    event: str,
+    stamp: datetime.datetime,
+) -> str:
+    """The game in PGN (python-chess), the result from the server's `game_over`."""
+    text = position.removeprefix("fen ").strip()
+    board = chess.Board(chess.STARTING_FEN if text in ("", "startpos") else text)
+    record = chess.pgn.Game()
+    if board.fen() != chess.STARTING_FEN:
+        record.setup(board)
+    node: chess.pgn.GameNode = record
+    for move in moves:
+        for word in move.replace(",", " ").split():
+            try:
+                parsed = board.parse_uci(word)
+            except ValueError:
+                parsed = board.parse_san(word)
+            node = node.add_variation(parsed)
+            board.push(parsed)
+    result = "*"
+    if final.HasField("game_over"):
+        returns = list(final.game_over.returns)
+        result = {1.0: "1-0", -1.0: "0-1", 0.0: "1/2-1/2"}.get(returns[0], "*")
+        record.headers["Termination"] = final.game_over.reason
+    record.headers.update(
+        Event=event,
+        Site="kibitz",
+        Date=stamp.strftime("%Y.%m.%d"),
+        White=(players[0] if players else "") or "?",
+        Black=(players[1] if len(players) > 1 else "") or "?",
+        Result=result,
+    )
+    return str(record) + "\n"
+
+
+async def unknown_route(request: Request, exc: HTTPException) -> Response:
+    """404 and 405 as JSON, like every other error of the gateway."""
+    if exc.status_code == 405:
+        message = f"{request.url.path} does not take {request.method} (see docs/web.md)"
+        return _error(405, "METHOD_NOT_ALLOWED", message)
+    return _error(exc.status_code, "NOT_FOUND", f"no endpoint {request.url.path} (see docs/web.md)")
+
+
+# ---------------------------------------------------------------------------- app
+
+
+def create_app(
+    addresses: Sequence[str], *, tls_ca: str | None = None, token: str | None = None
+) -> Starlette:
+    """The gateway for the servers at `addresses` (index 0 is the default)."""
+    gateway = Gateway(list(addresses), tls_ca=tls_ca, token=token)
+    check_credentials(tls_ca, token)  # a bad CA file or token: ValueError now, not later
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        gateway.connect()
+        try:
+            yield
+        finally:
+            await gateway.close()
+
+    routes = [
+        Route("/", index),
+        Route("/api/servers", _endpoint(servers)),
+        Route("/api/games", _endpoint(games)),
+        Route("/api/engines", _endpoint(engines)),
+        Route("/api/describe", _endpoint(describe), methods=["POST"]),
+        Route("/api/sessions", _endpoint(open_session), methods=["POST"]),
+        Route("/api/sessions/{id}", _endpoint(close_session), methods=["DELETE"]),
+        Route("/api/sessions/{id}/search", _endpoint(search), methods=["POST"]),
+        Route("/api/sessions/{id}/stop", _endpoint(stop), methods=["POST"]),
+        Route("/api/export", _endpoint(export), methods=["POST"]),
+        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+    handlers = {404: unknown_route, 405: unknown_route}
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+    app.state.gateway = gateway
+    return app
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port (OSError when the port is taken)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host.strip("[]"), port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def web_server(app: Starlette) -> uvicorn.Server:
+    """A uvicorn server for `app`; `await server.serve(sockets=[sock])` runs it until
+    `server.should_exit` is set (or Ctrl-C)."""
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
+    return uvicorn.Server(config)
+
+
+def run_web(
+    addresses: Sequence[str],
+    host: str,
+    port: int,
+    *,
+    tls_ca: str | None = None,
+    token: str | None = None,
+) -> int:
+    """`kibitz web`: serve the page for the servers at `addresses` until Ctrl-C; the exit
+    code (1 for a bad --tls-ca or a port that is taken)."""
+    try:
+        app = create_app(addresses, tls_ca=tls_ca, token=token)
+        sock = bind(host, port)
+    except (ValueError, OSError) as exc:
+        print(f"kibitz: cannot serve the web page on {host}:{port}: {exc}", file=sys.stderr)
+        return 1
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    print(
+        f"kibitz web: open http://{shown}:{bound}/ (servers: {', '.join(addresses)}; "
+        "Ctrl-C stops it)",
+        file=sys.stderr,
+        flush=True,
+    )
+    # uvicorn stops on Ctrl-C and SIGTERM, then raises the signal again for the handler it
+    # found: a quiet one, so that stopping the page is a clean exit.
+    quiet = {number: signal.signal(number, lambda *_: None) for number in STOP_SIGNALS}
+    try:
+        asyncio.run(web_server(app).serve(sockets=[sock]))
+    finally:
+        for number, handler in quiet.items():
+            signal.signal(number, handler)
+    return 0

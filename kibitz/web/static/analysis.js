@@ -1,0 +1,173 @@
+// Analysis: a search of the board's position with live depth, score, nodes/s, the line and
+// every root move's score (Info.root_moves); it follows the board until stopped.
+
+import { $, app, escapeHtml, playMove, render, showError } from "./app.js";
+import { search, stopSearch } from "./engines.js";
+
+const panel = () => $("analysis-panel");
+let wanted = false; // the user asked for analysis (until stop)
+let running = null; // the promise of the running search
+let restart = false; // the position changed: search it when the running one ends
+
+function limits() {
+  const kind = $("limit-kind").value;
+  const value = Number($("limit-value").value);
+  const limits = { reportRootMoves: true, solve: $("solve").checked };
+  if (kind === "infinite") limits.infinite = !limits.solve;
+  else if (kind === "depth") limits.depth = value;
+  else if (kind === "nodes") limits.nodes = value;
+  else limits.moveTimeMs = Math.round(value * 1000);
+  return limits;
+}
+
+const number = (value) => {
+  const n = Number(value || 0);
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e4 ? `${(n / 1e3).toFixed(1)}k` : String(n);
+};
+
+function showScore(element, score) {
+  element.textContent = score ? score.text : "-";
+  element.classList.toggle("proven", Boolean(score && score.proven && score.bound !== "LOWER" && score.bound !== "UPPER"));
+}
+
+function showProgress(data, final, ply) {
+  if (!data.depth && data.queuedMs) {
+    $("analysis-state").textContent = `waiting for a free search slot (${data.queuedMs} ms)`;
+    return;
+  }
+  $("stat-depth").textContent = data.selectiveDepth ? `${data.depth}/${data.selectiveDepth}` : String(data.depth);
+  showScore($("stat-score"), data.score);
+  $("stat-nodes").textContent = number(data.nodes);
+  $("stat-time").textContent = `${(Number(data.timeMs || 0) / 1000).toFixed(2)} s`;
+  if (!final) $("stat-nps").textContent = number(data.nodesPerSecond);
+  $("pv").textContent = (data.pvText || []).join(" ");
+  if (data.rootMoves && data.rootMoves.length) rootMoves(data.rootMoves);
+  if (data.score && data.score.firstPlayerValue !== undefined) {
+    app.evals[ply] = data.score.firstPlayerValue;
+  }
+  panel().dataset.infos = String(Number(panel().dataset.infos || 0) + 1);
+}
+
+// The root-move table: score and line; visits, win/draw/loss and priors (MCTS); the chance
+// of each outcome before a roll (expectimax).
+function rootMoves(moves) {
+  const visits = moves.some((move) => move.score.visits !== undefined);
+  const chance = moves.some((move) => move.probability !== undefined);
+  const prior = moves.some((move) => move.prior !== undefined);
+  const head = ["move", ...(chance ? ["chance"] : []), "score"];
+  if (visits) head.push("visits", "win", "draw", "loss");
+  if (prior) head.push("prior");
+  head.push("line");
+  const percent = (value) => (value === undefined ? "" : `${(value * 100).toFixed(1)}%`);
+  $("root-moves").querySelector("thead").innerHTML = `<tr>${head.map((name) => `<th>${name}</th>`).join("")}</tr>`;
+  $("root-moves").querySelector("tbody").innerHTML = moves
+    .map((move) => {
+      const score = move.score;
+      const bound = score.bound === "LOWER" || score.bound === "UPPER";
+      const cells = [`<td class="move">${escapeHtml(move.moveText)}</td>`];
+      if (chance) cells.push(`<td>${percent(move.probability)}</td>`);
+      cells.push(`<td class="score${bound ? " bound" : ""}${score.proven && !bound ? " proven" : ""}">${escapeHtml(score.text)}</td>`);
+      if (visits) {
+        cells.push(`<td>${score.visits ?? ""}</td>`, `<td>${percent(score.winProbability)}</td>`);
+        cells.push(`<td>${percent(score.drawProbability)}</td>`, `<td>${percent(score.lossProbability)}</td>`);
+      }
+      if (prior) cells.push(`<td>${percent(move.prior)}</td>`);
+      cells.push(`<td class="line">${escapeHtml((move.pvText || []).join(" "))}</td>`);
+      return `<tr data-move="${escapeHtml(move.move)}">${cells.join("")}</tr>`;
+    })
+    .join("");
+}
+
+// A new game: nothing analysed yet.
+function clear() {
+  for (const id of ["stat-depth", "stat-score", "stat-nodes", "stat-nps", "stat-time"]) $(id).textContent = "-";
+  $("stat-score").classList.remove("proven");
+  for (const id of ["pv", "analysis-state"]) $(id).textContent = "";
+  for (const part of ["thead", "tbody"]) $("root-moves").querySelector(part).innerHTML = "";
+  panel().dataset.best = "";
+  setState("idle");
+}
+
+function setState(state) {
+  panel().dataset.state = state;
+  $("analyse-start").disabled = state === "running";
+  $("analyse-stop").disabled = state !== "running";
+}
+
+async function analyse() {
+  restart = false;
+  setState("running");
+  $("analysis-state").textContent = "searching…";
+  panel().dataset.infos = "0";
+  $("root-moves").querySelector("tbody").innerHTML = "";
+  const request = app.request(limits());
+  const { version, cursor } = app;
+  try {
+    let stopping = false;
+    const result = await search("analyse", app.engineChoice(), request, (info) => {
+      if (app.version === version) showProgress(info, false, cursor);
+      if ((app.version !== version || !wanted) && !stopping) {
+        stopping = true; // a stop sent before this search started reached nothing
+        stopSearch("analyse").catch(showError);
+      }
+    });
+    if (app.version === version) {
+      showProgress(result, true, cursor);
+      const why = result.gameOver ? `game over: ${result.gameOver.reason}` : `best move ${result.bestMoveText} (${result.stopReason})`;
+      $("analysis-state").textContent = why;
+      panel().dataset.best = result.bestMove || "";
+      render();
+    }
+  } catch (error) {
+    wanted = false;
+    showError(error);
+  }
+  running = null;
+  if (wanted && restart) {
+    running = analyse();
+  } else {
+    wanted = false;
+    setState("done");
+  }
+}
+
+async function startAnalysis() {
+  if (running) return;
+  wanted = true;
+  running = analyse();
+}
+
+export async function stopAnalysis() {
+  wanted = false;
+  if (!running) return;
+  try {
+    await stopSearch("analyse");
+  } catch (error) {
+    showError(error);
+  }
+  await running;
+}
+
+// The board moved: search the new position (after the running search stops).
+async function follow() {
+  if (app.mode !== "analyse") {
+    await stopAnalysis();
+    return;
+  }
+  if (!running || !wanted) return;
+  restart = true;
+  await stopSearch("analyse").catch(showError);
+}
+
+export function initAnalysis() {
+  $("limit-kind").onchange = () => ($("limit-value").hidden = $("limit-kind").value === "infinite");
+  $("analyse-start").onclick = startAnalysis;
+  $("analyse-stop").onclick = stopAnalysis;
+  $("root-moves").onclick = (event) => {
+    const row = event.target.closest("tr[data-move]");
+    if (row && !app.locked && !app.position.gameOver) playMove(row.dataset.move).catch(showError);
+  };
+  app.listeners.push(follow);
+  app.stoppers.push(stopAnalysis);
+  app.gameHooks.push(clear);
+}

@@ -1,0 +1,331 @@
+// The page: the game picker, the board, the position and its move list. Analysis, play and
+// engine against engine live in analysis.js and play.js; they follow the position through
+// `app.listeners`.
+
+import { get, post } from "./api.js";
+import { draw, resetSelection } from "./boards.js";
+import { closeAll, closeOnLeave, enginesFor, fillEngineSelect, optionsForm } from "./engines.js";
+import { drawGraph } from "./graph.js";
+import { initAnalysis } from "./analysis.js";
+import { initPlay, initWatch } from "./play.js";
+
+export const $ = (id) => document.getElementById(id);
+
+const PLAYER_NAMES = {
+  chess: ["White", "Black"],
+  hex: ["Black", "White"],
+  tictactoe: ["x", "o"],
+  connect4: ["x (red)", "o (yellow)"],
+};
+
+export const app = {
+  server: 0,
+  servers: [],
+  games: [],
+  game: null,
+  start: "", // the start position, in the game's notation
+  moves: [], // every move of the line, in the wire's notation
+  movesText: [], // the same as people read them (SAN for chess)
+  cursor: 0, // how many moves of the line are played on the board
+  position: null, // the gateway's describe answer for the board
+  evals: [], // per ply: the first player's value (the graph)
+  mode: "analyse",
+  locked: false, // a game is running: the line may not be edited
+  humanTurn: () => true, // set by play.js while a game runs
+  readOptions: () => ({}),
+  listeners: [], // called after every change of position
+  stoppers: [], // stop analysis, games: called before the game changes
+  gameHooks: [], // called when a game is picked
+  version: 0, // counts the changes of position
+  flipped: false,
+
+  playerName(index) {
+    const names = PLAYER_NAMES[this.game?.name];
+    return names ? names[index] : `player ${index + 1}`;
+  },
+
+  engineChoice() {
+    return { server: this.server, game: this.game.name, engine: $("engine").value, options: this.readOptions() };
+  },
+
+  // The search request for the board's position.
+  request(limits) {
+    return { position: this.start, moves: this.moves.slice(0, this.cursor), limits };
+  },
+};
+
+// ------------------------------------------------------------------ errors
+
+export function showError(error) {
+  console.error(error);
+  $("error-text").textContent = error.message || String(error);
+  $("error").hidden = false;
+}
+
+export function clearError() {
+  $("error").hidden = true;
+  $("error-text").textContent = "";
+}
+
+// ------------------------------------------------------------------ position
+
+// Describe the board's position (start + moves[:cursor]) and draw everything.
+export async function refresh() {
+  const answer = await post("/api/describe", {
+    server: app.server,
+    game: app.game.name,
+    position: app.start,
+    moves: app.moves.slice(0, app.cursor),
+  });
+  app.position = answer;
+  app.version += 1;
+  app.movesText = [...answer.movesText, ...app.movesText.slice(app.cursor)];
+  render();
+  for (const listener of app.listeners) listener();
+}
+
+export function render() {
+  const position = app.position;
+  const over = position.gameOver;
+  const enabled = !over && (!app.locked || app.humanTurn());
+  draw($("board"), position, {
+    play: (move) => userMove(move),
+    enabled,
+    lastMove: app.cursor ? app.moves[app.cursor - 1] : null,
+    flipped: app.flipped,
+  });
+  $("board").dataset.enabled = enabled ? "yes" : "no";
+  $("main").dataset.version = String(app.version);
+  $("position-text").value = position.position;
+  let status;
+  if (over) status = `game over: ${over.reason}`;
+  else if (position.toMove === -1) status = "chance: roll the dice";
+  else status = `${app.playerName(position.toMove)} to move`;
+  $("status").textContent = status;
+  $("status").dataset.over = over ? "yes" : "no";
+  $("legal").innerHTML = position.legalMoves.map((move) => `<option>${escapeHtml(move)}</option>`).join("");
+  $("roll").hidden = position.toMove !== -1;
+  for (const id of ["legal", "play-legal", "move-input", "play-typed", "roll"]) $(id).disabled = !enabled;
+  renderMoves();
+  drawGraph($("graph"), app, goTo);
+}
+
+// Ply numbers; chess: move numbers before White's moves.
+function moveNumber(ply) {
+  if (app.game.name !== "chess") return `${ply + 1}.`;
+  const blackFirst = / b /.test(app.start);
+  const index = ply + (blackFirst ? 1 : 0);
+  if (index % 2 === 1 && ply > 0) return "";
+  return `${Math.floor(index / 2) + 1}.${index % 2 ? ".." : ""}`;
+}
+
+function renderMoves() {
+  const list = $("moves");
+  list.innerHTML = app.movesText
+    .map((text, ply) => {
+      const state = ply === app.cursor - 1 ? "current" : ply >= app.cursor ? "future" : "";
+      const number = moveNumber(ply);
+      const label = number ? `<span class="number">${number}</span>` : "";
+      return `<li class="${state}" data-ply="${ply + 1}">${label}<span class="move">${escapeHtml(text)}</span></li>`;
+    })
+    .join("");
+  list.dataset.count = String(app.cursor);
+  const current = list.querySelector(".current");
+  if (current) current.scrollIntoView({ block: "nearest" });
+  $("undo").disabled = app.locked || app.cursor === 0;
+  $("first").disabled = $("undo").disabled;
+  $("redo").disabled = app.locked || app.cursor >= app.moves.length;
+  $("last").disabled = $("redo").disabled;
+  for (const id of ["load-position", "reset-position", "game"]) $(id).disabled = app.locked;
+}
+
+export const escapeHtml = (text) =>
+  String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+
+// Play `move` on the board: a new line from the cursor on (a move already next is kept).
+export async function playMove(move) {
+  if (app.moves[app.cursor] !== move) {
+    app.moves = [...app.moves.slice(0, app.cursor), move];
+    app.movesText = app.movesText.slice(0, app.cursor);
+    app.evals = app.evals.slice(0, app.cursor + 1);
+  }
+  app.cursor += 1;
+  resetSelection();
+  await refresh();
+}
+
+let pending = false; // a move of the user is on its way: ignore more clicks till it is shown
+
+async function userMove(move) {
+  if (pending) return;
+  pending = true;
+  const before = { moves: app.moves, movesText: app.movesText, evals: app.evals, cursor: app.cursor };
+  try {
+    await playMove(move);
+  } catch (error) {
+    Object.assign(app, before); // an illegal typed move: the line stays as it was
+    showError(error);
+  } finally {
+    pending = false;
+  }
+}
+
+export async function goTo(ply) {
+  if (app.locked) return;
+  app.cursor = Math.max(0, Math.min(ply, app.moves.length));
+  resetSelection();
+  await refresh();
+}
+
+// A new line from `start` (the game's start position when empty).
+export async function setStart(start) {
+  app.start = start;
+  app.moves = [];
+  app.movesText = [];
+  app.evals = [];
+  app.cursor = 0;
+  resetSelection();
+  await refresh();
+}
+
+// The chance event at the board: an outcome drawn with the probabilities the server gives.
+export function randomOutcome(position) {
+  let draw = Math.random();
+  const { legalMoves, probabilities } = position;
+  for (let index = 0; index < legalMoves.length; index++) {
+    draw -= probabilities[index] ?? 1 / legalMoves.length;
+    if (draw < 0) return legalMoves[index];
+  }
+  return legalMoves[legalMoves.length - 1];
+}
+
+// ------------------------------------------------------------------ pickers
+
+async function pickServer(index) {
+  app.server = index;
+  const answer = await get(`/api/games?server=${index}`);
+  app.games = answer.games;
+  $("game").innerHTML = app.games
+    .map((game) => `<option value="${escapeHtml(game.name)}">${escapeHtml(game.title)}</option>`)
+    .join("");
+  const wanted = new URLSearchParams(location.search).get("game");
+  await pickGame(app.games.some((game) => game.name === wanted) ? wanted : app.games[0].name);
+}
+
+async function pickGame(name) {
+  for (const stop of app.stoppers) await stop();
+  await closeAll();
+  clearError();
+  app.game = app.games.find((game) => game.name === name);
+  $("game").value = name;
+  $("notation-help").textContent = app.game.notationHelp;
+  $("flip").hidden = name !== "chess";
+  app.flipped = false;
+  const engines = await enginesFor(app.server, app.game);
+  fillEngineSelect($("engine"), engines);
+  await pickEngine();
+  for (const hook of app.gameHooks) await hook();
+  document.body.dataset.game = name;
+  await setStart("");
+}
+
+async function pickEngine() {
+  const engines = await enginesFor(app.server, app.game);
+  const engine = engines.find((candidate) => candidate.name === $("engine").value);
+  app.readOptions = optionsForm($("options"), engine);
+}
+
+function pickMode(mode) {
+  app.mode = mode;
+  document.body.dataset.mode = mode;
+  for (const button of document.querySelectorAll("#modes button")) {
+    button.classList.toggle("active", button.dataset.mode === mode);
+  }
+  for (const listener of app.listeners) listener();
+}
+
+// ------------------------------------------------------------------ wiring
+
+function guarded(action) {
+  return async (...args) => {
+    try {
+      await action(...args);
+    } catch (error) {
+      showError(error);
+    }
+  };
+}
+
+async function copyPosition() {
+  const text = $("position-text").value;
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    $("position-text").select();
+    document.execCommand("copy");
+  }
+  $("copy-position").textContent = "copied";
+  setTimeout(() => ($("copy-position").textContent = "copy"), 1500);
+}
+
+function wire() {
+  $("error-close").onclick = clearError;
+  $("server").onchange = guarded(() => pickServer(Number($("server").value)));
+  $("game").onchange = guarded(() => pickGame($("game").value));
+  $("engine").onchange = guarded(pickEngine);
+  for (const button of document.querySelectorAll("#modes button")) {
+    button.onclick = () => pickMode(button.dataset.mode);
+  }
+  $("undo").onclick = guarded(() => goTo(app.cursor - 1));
+  $("redo").onclick = guarded(() => goTo(app.cursor + 1));
+  $("first").onclick = guarded(() => goTo(0));
+  $("last").onclick = guarded(() => goTo(app.moves.length));
+  $("moves").onclick = guarded((event) => {
+    const item = event.target.closest("[data-ply]");
+    if (item) return goTo(Number(item.dataset.ply));
+  });
+  $("play-legal").onclick = () => userMove($("legal").value);
+  $("roll").onclick = () => userMove(randomOutcome(app.position));
+  const typed = () => {
+    const move = $("move-input").value.trim();
+    if (move) userMove(move).then(() => ($("move-input").value = ""));
+  };
+  $("play-typed").onclick = typed;
+  $("move-input").onkeydown = (event) => event.key === "Enter" && typed();
+  $("load-position").onclick = guarded(() => setStart($("position-text").value.trim()));
+  $("position-text").onkeydown = (event) => event.key === "Enter" && $("load-position").click();
+  $("reset-position").onclick = guarded(() => setStart(""));
+  $("copy-position").onclick = guarded(copyPosition);
+  $("flip").onclick = () => {
+    app.flipped = !app.flipped;
+    render();
+  };
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, select, textarea")) return;
+    if (event.key === "ArrowLeft") $("undo").click();
+    if (event.key === "ArrowRight") $("redo").click();
+  });
+}
+
+async function main() {
+  wire();
+  closeOnLeave();
+  initAnalysis();
+  initPlay();
+  try {
+    const { servers } = await get("/api/servers");
+    app.servers = servers;
+    $("server").innerHTML = servers
+      .map((server) => `<option value="${server.index}">${escapeHtml(server.address)}</option>`)
+      .join("");
+    $("server-box").hidden = servers.length < 2;
+    initWatch();
+    await pickServer(0);
+    $("main").dataset.ready = "yes";
+  } catch (error) {
+    showError(error);
+    $("main").dataset.ready = "error";
+  }
+}
+
+main();

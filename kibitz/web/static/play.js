@@ -1,0 +1,323 @@
+// Games from the board's position on: you against an engine (a move time or a clock), and
+// engine against engine (each on a server of its own, watched live); a finished game is
+// downloadable (PGN for chess, a JSON record otherwise).
+
+import { $, app, escapeHtml, playMove, randomOutcome, render, showError } from "./app.js";
+import { closeSession, enginesFor, fillEngineSelect, search, stopSearch } from "./engines.js";
+
+// ------------------------------------------------------------------ shared
+
+let game = null; // the running game: { kind, players, clock, over }
+
+function lock(locked) {
+  app.locked = locked;
+  render();
+}
+
+// The score of a search's result as the graph records it, at the ply it searched.
+function record(ply, result) {
+  if (result.score && result.score.firstPlayerValue !== undefined) app.evals[ply] = result.score.firstPlayerValue;
+}
+
+async function engineMove(purpose, choice, limits, onInfo) {
+  const ply = app.cursor;
+  const result = await search(purpose, choice, app.request(limits), onInfo);
+  if (!game || game.stopped) return null;
+  record(ply, result);
+  if (!result.bestMove) return null;
+  await playMove(result.bestMove);
+  return result;
+}
+
+async function download(players) {
+  const body = {
+    server: app.server,
+    game: app.game.name,
+    position: app.start,
+    moves: app.moves.slice(0, app.cursor),
+    players,
+    evaluations: app.evals.slice(0, app.cursor + 1).map((value) => value ?? null),
+  };
+  const response = await fetch("/api/export", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error((await response.json()).error);
+  const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = name ? name[1] : "kibitz-game.json";
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+// ------------------------------------------------------------------ you against an engine
+
+const playPanel = () => $("play-panel");
+
+function setPlayState(state, text) {
+  playPanel().dataset.state = state;
+  if (text !== undefined) $("play-status").textContent = text;
+  $("play-start").disabled = state === "human" || state === "engine";
+  $("play-resign").disabled = !(state === "human" || state === "engine");
+  $("play-download").disabled = !game || state === "human" || state === "engine";
+}
+
+function clockText(ms) {
+  const seconds = Math.max(0, ms) / 1000;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes}:${(seconds - minutes * 60).toFixed(1).padStart(4, "0")}`;
+}
+
+function showClocks() {
+  for (const player of [0, 1]) {
+    const element = $(`clock-${player}`);
+    if (!game || !game.clock) {
+      element.textContent = "";
+      continue;
+    }
+    let left = game.clock.left[player];
+    if (game.clock.running === player) left -= performance.now() - game.clock.since;
+    element.textContent = `${app.playerName(player)} ${clockText(left)}`;
+    element.classList.toggle("running", game.clock.running === player);
+  }
+}
+
+// Charge the time since the last move to the player who made it (and add the increment).
+function punchClock(mover) {
+  const clock = game && game.clock;
+  if (!clock || clock.running !== mover) return;
+  clock.left[mover] -= performance.now() - clock.since;
+  if (clock.left[mover] > 0) clock.left[mover] += clock.increment;
+  clock.running = null;
+}
+
+function startClock(player) {
+  const clock = game && game.clock;
+  if (!clock) return;
+  clock.running = player;
+  clock.since = performance.now();
+}
+
+function engineLimits() {
+  if (!game.clock) return { moveTimeMs: game.moveTimeMs };
+  return {
+    clock: {
+      timeLeftMs: game.clock.left.map((ms) => String(Math.max(1, Math.round(ms)))),
+      incrementMs: [game.clock.increment, game.clock.increment].map(String),
+    },
+  };
+}
+
+function finish(text) {
+  if (game.clock) game.clock.running = null;
+  clearInterval(game.ticker);
+  game.over = true;
+  lock(false);
+  setPlayState("over", text);
+  showClocks();
+}
+
+// After every change of position during a game: whose turn it is.
+async function turn() {
+  if (!game || game.kind !== "play" || game.over || game.thinking) return;
+  const position = app.position;
+  if (position.toMove !== game.you) punchClock(game.you); // you moved
+  if (position.gameOver) {
+    finish(`game over: ${position.gameOver.reason}`);
+    return;
+  }
+  if (position.toMove === -1) {
+    await playMove(randomOutcome(position));
+    return;
+  }
+  if (position.toMove === game.you) {
+    startClock(game.you);
+    setPlayState("human", `your move (${app.playerName(game.you)})`);
+    render();
+    return;
+  }
+  setPlayState("engine", `${game.players[1 - game.you]} is thinking…`);
+  startClock(1 - game.you);
+  game.thinking = true;
+  try {
+    const result = await engineMove("play", game.choice, engineLimits(), () => {});
+    punchClock(1 - game.you);
+    game.thinking = false;
+    if (game.clock && game.clock.left[1 - game.you] <= 0) finish(`${game.players[1 - game.you]} lost on time`);
+    else if (result) {
+      $("play-last").textContent = `engine played ${result.bestMoveText} (${result.score.text})`;
+      await turn();
+    }
+  } catch (error) {
+    game.thinking = false;
+    if (!game.stopped) {
+      showError(error);
+      finish("stopped by an error");
+    }
+  }
+}
+
+async function startGame() {
+  const you = Number($("play-side").value);
+  const choice = app.engineChoice();
+  const clock =
+    $("play-limit").value === "clock"
+      ? { left: [0, 1].map(() => Number($("play-minutes").value) * 60000), increment: Math.round(Number($("play-increment").value) * 1000), running: null, since: 0 }
+      : null;
+  const engineName = `${choice.engine} (${app.servers[app.server].address})`;
+  game = {
+    kind: "play",
+    you,
+    choice,
+    clock,
+    moveTimeMs: Math.round(Number($("play-movetime").value) * 1000),
+    players: you === 0 ? ["you", engineName] : [engineName, "you"],
+    thinking: false,
+    over: false,
+    stopped: false,
+  };
+  app.moves = app.moves.slice(0, app.cursor);
+  app.movesText = app.movesText.slice(0, app.cursor);
+  $("play-last").textContent = "";
+  game.ticker = clock ? setInterval(tick, 100) : null;
+  lock(true);
+  await turn();
+}
+
+// The clock display, and a player whose time ran out while it was their move.
+function tick() {
+  showClocks();
+  const clock = game && game.clock;
+  if (!clock || clock.running !== game.you) return;
+  if (clock.left[game.you] - (performance.now() - clock.since) <= 0) {
+    finish(`${app.playerName(game.you)} (you) lost on time`);
+  }
+}
+
+async function stopGame() {
+  if (!game || game.over) return;
+  game.stopped = true;
+  finish("stopped");
+  if (game.kind === "play") await stopSearch("play").catch(() => {});
+}
+
+
+export function initPlay() {
+  app.humanTurn = () => Boolean(game && game.kind === "play" && !game.thinking && app.position.toMove === game.you);
+  $("play-limit").onchange = () => {
+    const clock = $("play-limit").value === "clock";
+    $("play-clock-box").hidden = !clock;
+    $("play-movetime-box").hidden = clock;
+  };
+  $("play-start").onclick = () => startGame().catch(showError);
+  $("play-resign").onclick = () => stopGame().catch(showError);
+  $("play-download").onclick = () => download(game.players).catch(showError);
+  app.listeners.push(() => {
+    if (game && game.kind === "play" && app.mode !== "play") stopGame();
+    else turn().catch(showError);
+  });
+  app.stoppers.push(async () => {
+    await stopGame();
+    await closeSession("play");
+    game = null;
+    setPlayState("idle", "");
+    showClocks();
+  });
+  setPlayState("idle", "");
+}
+
+// ------------------------------------------------------------------ engine against engine
+
+const watchPanel = () => $("watch-panel");
+
+function setWatchState(state, text) {
+  watchPanel().dataset.state = state;
+  if (text !== undefined) $("watch-status").textContent = text;
+  $("watch-start").disabled = state === "running";
+  $("watch-stop").disabled = state !== "running";
+  $("watch-download").disabled = !game || game.kind !== "watch" || state === "running";
+}
+
+async function fillWatchEngines(side) {
+  const server = Number($(`watch-server-${side}`).value);
+  fillEngineSelect($(`watch-engine-${side}`), await enginesFor(server, app.game));
+}
+
+async function watch() {
+  const sides = [0, 1].map((side) => ({
+    server: Number($(`watch-server-${side}`).value),
+    game: app.game.name,
+    engine: $(`watch-engine-${side}`).value,
+    options: {},
+  }));
+  game = {
+    kind: "watch",
+    players: sides.map((side) => `${side.engine} (${app.servers[side.server].address})`),
+    over: false,
+    stopped: false,
+  };
+  const moveTimeMs = Math.round(Number($("watch-movetime").value) * 1000);
+  app.moves = app.moves.slice(0, app.cursor);
+  app.movesText = app.movesText.slice(0, app.cursor);
+  lock(true);
+  setWatchState("running", "starting…");
+  try {
+    while (!game.stopped && app.mode === "watch") {
+      const position = app.position;
+      if (position.gameOver) {
+        game.over = true;
+        setWatchState("over", `game over: ${position.gameOver.reason}`);
+        break;
+      }
+      if (position.toMove === -1) {
+        await playMove(randomOutcome(position));
+        continue;
+      }
+      const side = position.toMove;
+      const onInfo = (info) => {
+        if (info.depth) $("watch-info").textContent = `${game.players[side]}: depth ${info.depth}, ${info.score.text}, ${(info.pvText || []).join(" ")}`;
+      };
+      const result = await engineMove(`watch${side}`, sides[side], { moveTimeMs }, onInfo);
+      if (result) $("watch-info").textContent = `${game.players[side]} played ${result.bestMoveText} (${result.score.text})`;
+      else if (!game.stopped && !app.position.gameOver) throw new Error("the engine answered no move");
+    }
+  } catch (error) {
+    showError(error);
+  }
+  if (!game.over) setWatchState("stopped", "stopped");
+  game.over = true;
+  lock(false);
+  setWatchState(watchPanel().dataset.state);
+}
+
+async function stopWatch() {
+  if (!game || game.kind !== "watch" || game.over) return;
+  game.stopped = true;
+  await Promise.all([stopSearch("watch0"), stopSearch("watch1")]).catch(() => {});
+}
+
+export function initWatch() {
+  const servers = app.servers.map((server) => `<option value="${server.index}">${escapeHtml(server.address)}</option>`).join("");
+  for (const side of [0, 1]) {
+    $(`watch-server-${side}`).innerHTML = servers;
+    $(`watch-server-${side}`).onchange = () => fillWatchEngines(side).catch(showError);
+  }
+  if (app.servers.length > 1) $("watch-server-1").value = String(app.servers[1].index);
+  $("watch-start").onclick = () => watch().catch(showError);
+  $("watch-stop").onclick = () => stopWatch().catch(showError);
+  $("watch-download").onclick = () => download(game.players).catch(showError);
+  app.listeners.push(() => {
+    if (game && game.kind === "watch" && app.mode !== "watch") stopWatch();
+  });
+  app.stoppers.push(async () => {
+    await stopWatch();
+    await Promise.all([closeSession("watch0"), closeSession("watch1")]);
+    if (game && game.kind === "watch") game = null;
+    setWatchState("idle", "");
+  });
+  app.gameHooks.push(() => Promise.all([fillWatchEngines(0), fillWatchEngines(1)]));
+  setWatchState("idle", "");
+}

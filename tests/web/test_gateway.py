@@ -1,0 +1,235 @@
+"""The HTTP gateway of `kibitz web` over real HTTP (httpx), against real kibitz servers on
+loopback: JSON answers, searches as server-sent events, and the server's errors as JSON with
+the right HTTP status."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from credentials import TOKENS, token_file
+from gateways import RunningGateway
+from servers import KIBITZ
+
+
+@pytest.fixture
+def http(gateway) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=gateway.url, timeout=30) as client:
+        yield client
+
+
+def events(response: httpx.Response) -> Iterator[tuple[str, dict]]:
+    """The (event, data) pairs of a server-sent event stream."""
+    name = "message"
+    for line in response.iter_lines():
+        if line.startswith("event: "):
+            name = line.removeprefix("event: ")
+        elif line.startswith("data: "):
+            yield name, json.loads(line.removeprefix("data: "))
+
+
+def open_session(http: httpx.Client, **choice) -> str:
+    answer = http.post("/api/sessions", json=choice)
+    assert answer.status_code == 200, answer.text
+    return answer.json()["id"]
+
+
+def test_the_page_and_its_modules_are_served(http):
+    page = http.get("/")
+    assert page.status_code == 200
+    assert '<script type="module" src="/static/app.js">' in page.text
+    for module in re.findall(r'from "\./(\w+\.js)"', http.get("/static/app.js").text):
+        assert http.get(f"/static/{module}").status_code == 200, module
+
+
+def test_servers_games_and_engines(http, kibitz_servers):
+    servers = http.get("/api/servers").json()["servers"]
+    assert [server["address"] for server in servers] == [s.address for s in kibitz_servers]
+    titles = {game["name"]: game["title"] for game in http.get("/api/games").json()["games"]}
+    assert titles["connect4"] == "Connect Four"
+    assert titles["race21"]  # the example plugin's game: listed like the built-in ones
+    engines = {
+        engine["name"]: engine for engine in http.get("/api/engines?server=1").json()["engines"]
+    }
+    assert "connect4" in engines["alphabeta"]["games"]
+    assert "Hash" in {option["name"] for option in engines["alphabeta"]["options"]}
+
+
+def test_describe_draws_the_board_and_writes_chess_moves_in_san(http):
+    answer = http.post("/api/describe", json={"game": "connect4", "moves": ["4", "4", "3"]}).json()
+    assert answer["diagram"]["rows"][-1] == "..xx..."
+    assert answer["diagram"]["rows"][-2] == "...o..."
+    assert answer["legalMoves"] == list("1234567")
+    assert answer["movesText"] == ["4", "4", "3"]
+    chess = http.post("/api/describe", json={"game": "chess", "moves": ["g1f3", "d7d5"]}).json()
+    assert chess["movesText"] == ["Nf3", "d5"]
+    assert chess["diagram"]["rows"][5] == ".....N.."
+    backgammon = http.post("/api/describe", json={"game": "backgammon"}).json()["diagram"]
+    points = backgammon["points"]  # the first player's 24, 13, 8 and 6 points; the second's
+    assert (points[23], points[12], points[7], points[5]) == (2, 5, 3, 5)
+    assert (points[0], points[11], points[16], points[18]) == (-2, -5, -3, -5)
+    assert backgammon["pips"] == [167, 167] and backgammon["dice"] is None
+    plugin = http.post("/api/describe", json={"game": "race21"}).json()
+    assert plugin["diagram"] is None and plugin["board"]  # the page shows the text board
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status", "code", "words"),
+    [
+        ("/api/describe", {"game": "connect4", "moves": ["9"]}, 400, "INVALID_ARGUMENT", "'9'"),
+        ("/api/describe", {"game": "go"}, 404, "NOT_FOUND", "go"),
+        ("/api/describe", {"game": "connect4", "moves": "44"}, 400, "BAD_REQUEST", "moves"),
+        ("/api/describe", {"position": ""}, 400, "BAD_REQUEST", "game"),
+        ("/api/describe", {"game": "connect4", "server": 7}, 404, "NOT_FOUND", "server"),
+        ("/api/describe", [1, 2], 400, "BAD_REQUEST", "object"),
+        ("/api/sessions", {"game": "connect4", "engine": "nope"}, 404, "NOT_FOUND", "nope"),
+        (
+            "/api/sessions",
+            {"game": "pig", "engine": "alphabeta"},
+            400,
+            "INVALID_ARGUMENT",
+            "chance",
+        ),
+        (
+            "/api/sessions",
+            {"game": "connect4", "options": {"Hash": "-3"}},
+            400,
+            "INVALID_ARGUMENT",
+            "Hash",
+        ),
+        ("/api/sessions/nosuch/search", {}, 404, "NOT_FOUND", "nosuch"),
+    ],
+)
+def test_bad_requests_get_json_errors_with_the_right_status(http, path, body, status, code, words):
+    answer = http.post(path, json=body)
+    assert answer.status_code == status, answer.text
+    assert answer.json()["code"] == code
+    assert words in answer.json()["error"]
+
+
+def test_unknown_endpoints_and_methods_answer_json(http):
+    missing = http.get("/api/nothing")
+    assert missing.status_code == 404
+    assert missing.json()["code"] == "NOT_FOUND"
+    wrong = http.get("/api/describe")
+    assert wrong.status_code == 405
+    assert wrong.json()["code"] == "METHOD_NOT_ALLOWED"
+
+
+def test_a_body_that_is_not_json_is_refused(http):
+    answer = http.post(
+        "/api/describe", content=b"{nope", headers={"content-type": "application/json"}
+    )
+    assert answer.status_code == 400
+    assert answer.json() == {"error": "the request body is not JSON", "code": "BAD_REQUEST"}
+
+
+def test_bad_limits_are_refused_before_the_search(http):
+    session = open_session(http, game="connect4")
+    answer = http.post(f"/api/sessions/{session}/search", json={"limits": {"depht": 3}})
+    assert answer.status_code == 400
+    assert "depht" in answer.json()["error"]
+    answer = http.post(f"/api/sessions/{session}/search", json={"limits": [3]})
+    assert answer.status_code == 400
+    assert "limits must be an object" in answer.json()["error"]
+
+
+def test_a_search_streams_infos_with_root_moves_then_the_result(http):
+    session = open_session(http, game="connect4")
+    request = {"moves": ["121212"], "limits": {"depth": 3, "reportRootMoves": True}}
+    with http.stream("POST", f"/api/sessions/{session}/search", json=request) as response:
+        assert response.headers["content-type"].startswith("text/event-stream")
+        received = list(events(response))
+    names = [name for name, _ in received]
+    assert names[-1] == "result" and set(names[:-1]) == {"info"}
+    info = received[0][1]
+    assert len(info["rootMoves"]) == 7
+    result = received[-1][1]
+    assert result["bestMove"] == "1"
+    assert result["score"] | {"text": "win in 1", "proven": True} == result["score"]
+    assert result["score"]["firstPlayerValue"] == 1000
+    assert result["rootMoves"][0]["moveText"] == "1"
+
+
+def test_chess_lines_and_mates_are_written_as_players_read_them(http):
+    session = open_session(http, game="chess")
+    request = {"position": "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "limits": {"depth": 2}}
+    with http.stream("POST", f"/api/sessions/{session}/search", json=request) as response:
+        result = list(events(response))[-1][1]
+    assert (result["bestMove"], result["bestMoveText"]) == ("a1a8", "Ra8#")
+    assert result["score"]["text"] == "mate in 1"
+
+
+def test_stop_ends_an_infinite_search_and_a_second_search_is_busy(http, gateway):
+    session = open_session(http, game="connect4")
+    search = f"/api/sessions/{session}/search"
+    with http.stream("POST", search, json={"limits": {"infinite": True}}) as response:
+        stream = events(response)
+        assert next(stream)[0] == "info"
+        with httpx.Client(base_url=gateway.url, timeout=30) as other:
+            busy = other.post(search, json={"limits": {"depth": 2}})
+            assert busy.status_code == 409
+            assert busy.json()["code"] == "FAILED_PRECONDITION"
+            assert other.post(f"/api/sessions/{session}/stop").json() == {"wasSearching": True}
+        name, result = [event for event in stream if event[0] != "info"][-1]
+    assert name == "result"
+    assert result["stoppedBy"] == "STOPPED" and result["bestMove"]
+    assert http.delete(f"/api/sessions/{session}").status_code == 200
+    assert http.post(f"/api/sessions/{session}/stop").status_code == 404
+
+
+def test_export_writes_pgn_for_chess_and_a_json_record_otherwise(http):
+    moves = ["f2f3", "e7e5", "g2g4", "d8h4"]
+    body = {"game": "chess", "moves": moves, "players": ["you", "alphabeta"]}
+    pgn = http.post("/api/export", json=body)
+    assert pgn.headers["content-type"].startswith("application/x-chess-pgn")
+    assert "1. f3 e5 2. g4 Qh4# 0-1" in pgn.text
+    assert '[White "you"]' in pgn.text and '[Result "0-1"]' in pgn.text
+    record = http.post("/api/export", json={"game": "connect4", "moves": list("1212121")})
+    assert "kibitz-connect4.json" in record.headers["content-disposition"]
+    data = record.json()
+    assert data["moves"] == list("1212121")
+    assert data["result"]["returns"] == [1.0, -1.0]
+
+
+def test_server_errors_are_readable(tmp_path, make_server):
+    secured = make_server(auth_tokens=str(token_file(tmp_path)))
+    without = RunningGateway([secured.address, "127.0.0.1:1"])
+    wrong = RunningGateway([secured.address], token="not-a-token")
+    right = RunningGateway([secured.address], token=TOKENS[next(iter(TOKENS))])
+    try:
+        with httpx.Client(base_url=without.url, timeout=30) as http:
+            answer = http.get("/api/games")
+            assert answer.status_code == 401
+            assert "requires a valid token" in answer.json()["error"]
+            answer = http.get("/api/games?server=1")
+            assert answer.status_code == 503
+            assert "no kibitz server answers at 127.0.0.1:1" in answer.json()["error"]
+        with httpx.Client(base_url=wrong.url, timeout=30) as http:
+            assert http.get("/api/games").status_code == 401
+        with httpx.Client(base_url=right.url, timeout=30) as http:
+            assert http.get("/api/games").status_code == 200
+    finally:
+        for running in (without, wrong, right):
+            running.stop()
+
+
+def test_kibitz_web_serves_the_page_until_sigterm(kibitz_servers):
+    address = kibitz_servers[0].address
+    command = [*KIBITZ, "web", "--server", address, "--port", "0"]
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    try:
+        banner = process.stderr.readline()
+        url = re.search(r"open (http://\S+/)", banner)
+        assert url, banner
+        assert address in banner
+        assert "kibitz" in httpx.get(url.group(1), timeout=30).text
+        assert httpx.get(url.group(1) + "api/games", timeout=30).status_code == 200
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0

@@ -1,0 +1,324 @@
+"""The page in real headless Chromium (Playwright), through a real gateway and real kibitz
+servers: boards played by clicking, analysis with its live root-move table, games against
+the engine to the end, engine against engine across two servers, errors, a phone's screen.
+
+Waits are on page conditions (the page marks its state in data- attributes), never sleeps.
+Some tests write the screenshots the README shows (docs/images/)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from gateways import RunningGateway
+
+IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
+MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # Ra8#
+
+
+def pick(page, game: str, board: str | None = None) -> None:
+    """Pick `game` and wait for its board (`board`: the kind drawn, default the game's)."""
+    page.select_option("#game", game)
+    page.wait_for_selector(f"body[data-game='{game}'] #board[data-kind='{board or game}']")
+
+
+def moves(page) -> list[str]:
+    return page.locator("#moves li .move").all_inner_texts()
+
+
+def wait_for_plies(page, count: int) -> None:
+    page.wait_for_selector(f"#moves[data-count='{count}']")
+
+
+def load(page, position: str) -> None:
+    """Paste `position` and load it; waits until the board shows it."""
+    version = int(page.get_attribute("#main", "data-version"))
+    page.fill("#position-text", position)
+    page.click("#load-position")
+    page.wait_for_function(
+        "version => Number(document.getElementById('main').dataset.version) > version",
+        arg=version,
+    )
+    wait_for_plies(page, 0)
+
+
+def analyse(page, kind: str, value: float | None = None) -> None:
+    page.select_option("#limit-kind", kind)
+    if value is not None:
+        page.fill("#limit-value", str(value))
+    page.click("#analyse-start")
+
+
+def root_rows(page) -> int:
+    return page.locator("#root-moves tbody tr").count()
+
+
+def watch_scores(page) -> None:
+    """Record every text the score shows (window.scores), to see it change."""
+    page.evaluate(
+        """() => {
+            const score = document.getElementById("stat-score");
+            window.scores = new Set();
+            new MutationObserver(() => window.scores.add(score.textContent))
+                .observe(score, { childList: true, characterData: true, subtree: true });
+        }"""
+    )
+
+
+def wait_for_live_table(page, rows: int) -> None:
+    """The root-move table has `rows` rows and the score changed while searching."""
+    page.wait_for_function(
+        """rows => window.scores.size >= 2
+            && document.querySelectorAll("#root-moves tbody tr").length === rows""",
+        arg=rows,
+    )
+
+
+def stop(page) -> str:
+    """Stop the analysis (it may have ended by itself); the state line."""
+    if page.is_enabled("#analyse-stop"):
+        page.click("#analyse-stop")
+    page.wait_for_selector("#analysis-panel[data-state='done']")
+    return page.inner_text("#analysis-state")
+
+
+def play_to_the_end(page, click_selector: str, side: str = "0", clock: bool = False) -> None:
+    """A new game against the engine from the board's position, playing the first legal
+    spot each turn (`side` "0": you first, "1": second; a time per move, or a clock), until
+    it is over."""
+    page.click("#modes [data-mode='play']")
+    if clock:
+        page.select_option("#play-limit", "clock")
+        page.fill("#play-minutes", "0.5")
+        page.fill("#play-increment", "0.1")
+    else:
+        page.fill("#play-movetime", "0.05")
+    page.select_option("#play-side", side)
+    page.click("#play-start")
+    for _ in range(50):
+        page.wait_for_selector("#play-panel[data-state='human'], #play-panel[data-state='over']")
+        if page.get_attribute("#play-panel", "data-state") == "over":
+            return
+        count = int(page.get_attribute("#moves", "data-count"))
+        page.locator(click_selector).first.click()
+        page.wait_for_function(
+            """count => {
+                const plies = Number(document.getElementById("moves").dataset.count);
+                const state = document.getElementById("play-panel").dataset.state;
+                return state === "over" || (state === "human" && plies >= count + 2);
+            }""",
+            arg=count,
+        )
+    raise AssertionError("the game did not end")
+
+
+def download(page, button: str) -> str:
+    with page.expect_download() as info:
+        page.click(button)
+    return Path(info.value.path()).read_text()
+
+
+# ---------------------------------------------------------------------------- Connect Four
+
+
+def test_connect_four_click_undo_analyse_stop_and_play_to_the_end(page):
+    pick(page, "connect4")
+    for column in "443":
+        page.click(f"#board .column[data-move='{column}']")
+    wait_for_plies(page, 3)
+    assert moves(page) == ["4", "4", "3"]
+    page.click("#undo")
+    wait_for_plies(page, 2)
+    assert page.locator("#moves li.future .move").all_inner_texts() == ["3"]
+    page.click("#redo")
+    wait_for_plies(page, 3)
+    assert page.input_value("#position-text").endswith("/...o.../..xx...")
+
+    watch_scores(page)
+    analyse(page, "infinite")
+    page.wait_for_selector("#analysis-panel[data-state='running']")
+    wait_for_live_table(page, 7)
+    assert "(stopped)" in stop(page)
+    assert root_rows(page) == 7
+    assert page.get_attribute("#graph", "data-points") == "1"
+    page.screenshot(path=str(IMAGES / "web-analysis.png"))
+
+    load(page, "121212")  # pasted: x wins at once in column 1
+    assert page.inner_text("#status") == "x (red) to move"
+    analyse(page, "depth", 4)
+    page.wait_for_selector("#analysis-panel[data-state='done']")
+    assert page.get_attribute("#analysis-panel", "data-best") == "1"
+    first = page.locator("#root-moves tbody tr").first
+    assert first.locator(".move").inner_text() == "1"
+    assert first.locator(".score.proven").inner_text() == "win in 1"
+    assert page.inner_text("#stat-score") == "win in 1"
+
+    page.click("#reset-position")
+    wait_for_plies(page, 0)
+    play_to_the_end(page, "#board .column.legal")
+    assert page.inner_text("#status").startswith("game over: ")
+    assert "game over" in page.inner_text("#play-status")
+    record = json.loads(download(page, "#play-download"))
+    assert record["game"] == "connect4"
+    assert record["moves"] == moves(page)
+    assert sorted(record["result"]["returns"]) in ([-1.0, 1.0], [0.0, 0.0])
+    assert record["players"][0] == "you"
+
+
+# ---------------------------------------------------------------------------- chess
+
+
+def test_chess_click_moves_analyse_and_mate_the_engine(page):
+    pick(page, "chess")
+    page.click("#board [data-square='e2']")
+    page.click("#board [data-square='e4']")
+    wait_for_plies(page, 1)
+    assert moves(page) == ["e4"]
+    assert page.inner_text("#status") == "Black to move"
+    watch_scores(page)
+    analyse(page, "infinite")
+    wait_for_live_table(page, 20)  # Black's 20 replies
+    stop(page)
+    assert root_rows(page) == 20
+    page.screenshot(path=str(IMAGES / "web-chess.png"))
+
+    load(page, MATE_IN_ONE)
+    analyse(page, "depth", 2)
+    page.wait_for_selector("#analysis-panel[data-state='done']")
+    assert page.get_attribute("#analysis-panel", "data-best") == "a1a8"
+    first = page.locator("#root-moves tbody tr").first
+    assert first.locator(".move").inner_text() == "Ra8#"
+    assert first.locator(".score").inner_text() == "mate in 1"
+
+    page.click("#modes [data-mode='play']")
+    page.click("#play-start")
+    page.wait_for_selector("#play-panel[data-state='human']")
+    page.click("#board [data-square='a1']")
+    page.click("#board [data-square='a8']")
+    page.wait_for_selector("#play-panel[data-state='over']")
+    assert "checkmate" in page.inner_text("#status")
+    pgn = download(page, "#play-download")
+    assert "1. Ra8# 1-0" in pgn
+    assert '[Result "1-0"]' in pgn and '[White "you"]' in pgn
+
+
+# ---------------------------------------------------------------------------- Hex
+
+
+def test_hex_click_analyse_with_visits_and_play_to_the_end(page):
+    pick(page, "hex")
+    load(page, "5")
+    assert page.locator("#board polygon.hex").count() == 25
+    page.click("#board polygon[data-move='c3']")
+    wait_for_plies(page, 1)
+    assert moves(page) == ["c3"]
+    watch_scores(page)
+    analyse(page, "infinite")
+    wait_for_live_table(page, 24)
+    headers = page.locator("#root-moves thead th").all_inner_texts()
+    assert headers[:6] == ["move", "score", "visits", "win", "draw", "loss"]
+    assert any(word in stop(page) for word in ("(stopped)", "(solved)"))
+    assert root_rows(page) == 24
+
+    load(page, "3")
+    play_to_the_end(page, "#board polygon.hex.legal")
+    assert "joins" in page.inner_text("#status")  # "White (w) joins left and right"
+    page.screenshot(path=str(IMAGES / "web-hex-play.png"))
+    record = json.loads(download(page, "#play-download"))
+    assert record["game"] == "hex" and record["start"] == "3"
+    assert record["moves"] == moves(page)
+    assert sorted(record["result"]["returns"]) == [-1.0, 1.0]
+
+
+# ---------------------------------------------------------------------------- more
+
+
+def test_tictactoe_against_the_engine_on_a_clock_playing_second(page):
+    pick(page, "tictactoe")
+    play_to_the_end(page, "#board .cell.legal", side="1", clock=True)
+    played = moves(page)
+    assert len(played) >= 5 and len(played) % 2 == 1  # the engine moved first and last
+    assert page.inner_text("#clock-0").startswith("x 0:")
+    assert page.inner_text("#clock-1").startswith("o 0:")
+    assert page.inner_text("#play-status").startswith("game over: ")
+
+
+def test_engine_against_engine_on_two_servers(page, kibitz_servers):
+    pick(page, "tictactoe")
+    page.click("#modes [data-mode='watch']")
+    assert page.input_value("#watch-server-1") == "1"
+    page.fill("#watch-movetime", "0.02")
+    page.click("#watch-start")
+    page.wait_for_selector("#watch-panel[data-state='over']")
+    assert len(moves(page)) == 9  # perfect play: a draw on a full board
+    assert "draw" in page.inner_text("#watch-status")
+    record = json.loads(download(page, "#watch-download"))
+    first, second = record["players"]
+    assert kibitz_servers[0].address in first and kibitz_servers[1].address in second
+    assert record["result"]["returns"] == [0.0, 0.0]
+
+
+def test_nim_and_backgammon_boards_are_played_by_clicking(page):
+    pick(page, "nim")
+    page.click("#board [data-move='3:5']")  # the fifth stick from the end of heap 3
+    wait_for_plies(page, 1)
+    assert page.input_value("#position-text").startswith("3,4,0")
+    pick(page, "backgammon")
+    assert page.inner_text("#status") == "chance: roll the dice"
+    page.click("#roll")
+    wait_for_plies(page, 1)
+    assert moves(page)[0].endswith(":")  # a roll, e.g. "31:"
+    play = page.locator("#board .move-button").first
+    chosen = play.inner_text()
+    play.click()
+    wait_for_plies(page, 2)
+    assert moves(page)[1] == chosen
+    assert page.inner_text("#status") == "chance: roll the dice"
+
+
+def test_a_plugin_game_is_played_on_its_text_board(page):
+    pick(page, "race21", board="text")
+    assert page.locator("#board pre.text-board").count() == 1
+    first = page.locator("#legal option").first.inner_text()
+    page.click("#play-legal")
+    wait_for_plies(page, 1)
+    assert moves(page) == [first]
+
+
+def test_errors_are_readable_messages(page):
+    pick(page, "connect4")
+    page.fill("#position-text", "123456789")
+    page.click("#load-position")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "move 8 ('8'): '8' is not a column" in page.inner_text("#error-text")
+    assert moves(page) == []
+    page.click("#error-close")
+    page.fill("#move-input", "8")
+    page.click("#play-typed")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "8" in page.inner_text("#error-text")
+    assert page.inner_text("#status") == "x (red) to move"
+
+
+def test_no_server_is_an_error_message_not_a_blank_page(browser):
+    dead = RunningGateway(["127.0.0.1:1"])
+    try:
+        page = browser.new_page()
+        page.goto(dead.url)
+        page.wait_for_selector("#main[data-ready='error']")
+        assert "no kibitz server answers at 127.0.0.1:1" in page.inner_text("#error-text")
+        assert page.is_visible("#board-panel")
+        page.close()
+    finally:
+        dead.stop()
+
+
+def test_a_phone_sized_screen(page):
+    page.set_viewport_size({"width": 390, "height": 844})
+    pick(page, "connect4")
+    page.click("#board .column[data-move='4']")
+    wait_for_plies(page, 1)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    board = page.locator("#board svg").bounding_box()
+    assert board["width"] > 300
+    page.screenshot(path=str(IMAGES / "web-phone.png"))
