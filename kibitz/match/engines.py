@@ -143,11 +143,13 @@ class SessionPool:
         return self._clients[key]
 
     async def check(self) -> None:
-        """Open one session of every engine (then kept for the first games): an unknown
-        game, engine or option, or a server that does not answer, is a MatchError now
-        rather than a forfeit in every game."""
+        """Open one session of every engine (then kept for the first games) and start every
+        local UCI command once: an unknown game, engine or option, a server that does not
+        answer, or a command that does not start, is a MatchError now rather than a forfeit
+        in every game."""
         for index, spec in enumerate(self.specs):
             if spec.cmd:
+                await _check_command(spec)
                 continue
             try:
                 player = await self._open(index, spec)
@@ -230,6 +232,17 @@ class SessionPool:
 
 
 # ---------------------------------------------------------------------------- UCI (chess)
+
+
+async def _check_command(spec: EngineSpec) -> None:
+    """Start a local UCI engine, set its options, and quit it; MatchError if that fails."""
+    player = UciPlayer(spec)
+    try:
+        await player.start()
+    except EngineFailure as exc:
+        raise MatchError(f"engine {spec.name}: {exc.detail}") from None
+    finally:
+        await player.close()
 
 
 class UciPlayer:

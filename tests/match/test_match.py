@@ -183,6 +183,31 @@ async def test_a_full_server_is_waited_out(make_server):
     assert summary["complete"] and summary["games"] == 2
 
 
+async def test_a_full_search_queue_is_waited_out(make_server):
+    running = make_server(max_searches=1, max_queued=0)
+    a, b = engine(running.address, "a", depth=2), engine(running.address, "b", depth=1)
+    match = match_from("--game", "connect4", "--engine", a, "--engine", b, "--games", "2")
+    async with Client(running.address) as client:
+        session = await client.open("connect4")
+        blocker = session.search(infinite=True)  # takes the one search slot
+        infos = aiter(blocker)
+        await anext(infos)  # searching: the match's searches find no room
+        waits = []
+
+        def on_wait(name: str, message: str) -> None:
+            waits.append(message)
+            if len(waits) == 1:  # free the slot once the runner has been told there is none
+                asyncio.get_running_loop().create_task(session.stop())
+
+        match.backend.pool.on_wait = on_wait
+        summary = await match.run()
+        async for _ in infos:  # the blocker was stopped when the runner waited, and ended
+            pass
+        assert blocker.result.best_move is not None
+    assert waits and "queue" in waits[0].lower()
+    assert summary["complete"] and summary["games"] == 2 and summary["table"][0]["forfeits"] == 0
+
+
 async def test_sprt_stops_the_match_once_decided(server):
     deep, shallow = engine(server.address, "deep", depth=7), engine(server.address, "weak", depth=1)
     argv = ["--game", "connect4", "--engine", deep, "--engine", shallow, "--games", "40"]

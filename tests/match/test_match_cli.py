@@ -89,3 +89,9 @@ def test_mistakes_are_one_line_errors(server, tmp_path: Path):
     missing = engine(server.address, "a", engine="nosuchengine", depth=1)
     run = kibitz_match("--game", "connect4", "--engine", missing, "--engine", "name=b,depth=1")
     assert run.returncode == 1 and "engine a" in run.stderr and "nosuchengine" in run.stderr
+    absent = "name=b,depth=1,cmd=/nonexistent/engine"
+    run = kibitz_match(
+        "--game", "chess", "--engine", engine(server.address, "a", depth=1), "--engine", absent
+    )
+    assert run.returncode == 1 and run.stderr.count("\n") == 1
+    assert "engine b: cannot start '/nonexistent/engine'" in run.stderr
