@@ -356,7 +356,9 @@ def cmd_web(args: argparse.Namespace) -> int:
     from kibitz.web.gateway import run_web
 
     addresses = [args.server, *(args.also_server or ())]
-    return run_web(addresses, args.host, args.port, tls_ca=args.tls_ca, token=args.token)
+    return run_web(
+        addresses, args.host, args.port, tls_ca=args.tls_ca, token=args.token, match_dir=args.match
+    )
 
 
 # ---------------------------------------------------------------------------- parser
@@ -646,6 +648,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="HOST:PORT",
         help="another kibitz server the page may use, e.g. for engine against engine across "
         "two servers (repeatable; same --tls-ca and --token)",
+    )
+    web.add_argument(
+        "--match",
+        metavar="DIR",
+        help="a match's --out directory (kibitz match): the page shows its games as they are "
+        "played",
     )
     web.set_defaults(handler=cmd_web, needs_client=False)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -237,9 +237,14 @@ class _Game:
 
 
 async def play_game(
-    task: GameTask, rules: Rules, players: Sequence[Player], names: Sequence[str]
+    task: GameTask,
+    rules: Rules,
+    players: Sequence[Player],
+    names: Sequence[str],
+    on_move: Callable[[list[str]], None] | None = None,
 ) -> dict[str, Any]:
-    """Play `task` with `players[i]` as player i (their names `names[i]`); the game record."""
+    """Play `task` with `players[i]` as player i (their names `names[i]`); the game record.
+    `on_move` hears the moves played so far (after the opening) after every move."""
     game = _Game(task, rules, players, names)
     state = game.state
     dice = random.Random(task.dice_seed)
@@ -261,6 +266,8 @@ async def play_game(
             state.play(move)
             game.moves.append(text)
             game.records.append({"ply": len(game.moves), "move": text, "chance": True})
+            if on_move is not None:
+                on_move(game.moves)
             continue
         if rules.maxmoves and decisions >= 2 * rules.maxmoves:
             end = ((0.0, 0.0), f"adjudication: {rules.maxmoves} moves each", "adjudication", None)
@@ -277,6 +284,8 @@ async def play_game(
             break
         decisions += 1
         game.records.append(record)
+        if on_move is not None:
+            on_move(game.moves)
         end = _adjudicate(game, mover, decisions)
     returns, reason, termination, loser = end
     result = _outcome(returns)

@@ -13,7 +13,7 @@ from typing import Any
 
 from kibitz.match.engines import MatchError
 from kibitz.match.game import GameTask
-from kibitz.match.runner import LocalBackend, MatchSettings
+from kibitz.match.runner import LocalBackend, MatchSettings, MoveListener
 
 TASK_CPUS = 0.25
 """Ray CPUs a game task reserves: it mostly waits for the servers, which do the searching."""
@@ -74,7 +74,9 @@ class RayBackend:
         if problem:
             raise MatchError(f"from a Ray worker: {problem}")
 
-    async def play(self, task: GameTask) -> dict[str, Any]:
+    async def play(self, task: GameTask, on_move: MoveListener | None = None) -> dict[str, Any]:
+        """Play `task` as a Ray task (its moves are not heard before it ends: `on_move` is
+        not called)."""
         ref = self._play.remote(self._settings, task)
         try:
             record = await ref

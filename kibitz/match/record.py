@@ -4,7 +4,9 @@
 The first line describes the match (`"type": "match"`), every later one a finished game
 (`"type": "game"`). A line is written and flushed as soon as its game ends, so a killed
 match loses at most the games it was playing; `--resume` reads the file back (a torn last
-line is dropped) and plays only what is missing.
+line is dropped) and plays only what is missing. The games being played are in
+`running.json` (their tasks and moves so far, rewritten after every move, for watchers such
+as `kibitz web --match DIR`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 RECORD = "games.jsonl"
+RUNNING = "running.json"
 PGN = "games.pgn"
 SUMMARY = "summary.json"
 
@@ -45,16 +48,34 @@ class Record:
         with self.path.open("w") as out:
             out.writelines(_line(item) for item in lines)
         self._file = self.path.open("a")
+        self._running: dict[int, dict[str, Any]] = {}
+        self._write_running()
 
     def add(self, game: dict[str, Any]) -> None:
         """Append one finished game (flushed at once)."""
         self.games.append(game)
         self._file.write(_line(game))
         self._file.flush()
+        if self._running.pop(game["id"], None) is not None:
+            self._write_running()
+
+    def playing(self, task: dict[str, Any], engines: list[str], moves: list[str]) -> None:
+        """A game in progress (`task` as GameTask.to_json()) after its latest move."""
+        self._running[task["id"]] = {**task, "engines": engines, "moves": list(moves)}
+        self._write_running()
+
+    def _write_running(self) -> None:
+        """`running.json`, replaced whole (a reader never sees half a file)."""
+        games = [self._running[key] for key in sorted(self._running)]
+        partial = self.directory / (RUNNING + ".tmp")
+        partial.write_text(json.dumps({"games": games}, separators=(",", ":")))
+        partial.replace(self.directory / RUNNING)
 
     def finish(self, summary: dict[str, Any]) -> None:
         """Close the record; write the summary and, for chess, the PGN of every game."""
         self._file.close()
+        self._running.clear()
+        self._write_running()
         (self.directory / SUMMARY).write_text(json.dumps(summary, indent=2) + "\n")
         if summary.get("game") == "chess":
             (self.directory / PGN).write_text(pgn(self.games))

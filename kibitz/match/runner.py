@@ -59,14 +59,19 @@ class MatchSettings:
         }
 
 
+MoveListener = Callable[[list[str]], None]
+"""Hears a game's moves so far after each move."""
+
+
 class Backend(Protocol):
     """Where games are played (kibitz/match/runner.py's LocalBackend, or Ray)."""
 
     async def start(self) -> None:
         """Check that every engine can be reached (MatchError otherwise)."""
 
-    async def play(self, task: GameTask) -> dict[str, Any]:
-        """Play one game; its record."""
+    async def play(self, task: GameTask, on_move: MoveListener | None = None) -> dict[str, Any]:
+        """Play one game; its record. `on_move` hears its moves as they are played, where
+        the backend can tell (the local one)."""
 
     async def close(self) -> None: ...
 
@@ -81,11 +86,11 @@ class LocalBackend:
     async def start(self) -> None:
         await self.pool.check()
 
-    async def play(self, task: GameTask) -> dict[str, Any]:
+    async def play(self, task: GameTask, on_move: MoveListener | None = None) -> dict[str, Any]:
         players = await self.pool.acquire(task.players)
         try:
             names = [self.settings.engines[index].name for index in task.players]
-            record = await play_game(task, self.settings.rules, players, names)
+            record = await play_game(task, self.settings.rules, players, names, on_move)
             return {**record, "backend": "local"}
         except BaseException:  # stopped mid-game: its sessions may still be searching
             for player in players:
@@ -169,7 +174,7 @@ class Match:
     async def _work(self) -> None:
         while self._pending and not self.stopped:
             task = self._pending.popleft()
-            record = await self.backend.play(task)
+            record = await self.backend.play(task, self._watcher(task))
             replays = self._replays.get(task.id, 0)
             replay = (
                 self.settings.replay_failed
@@ -187,6 +192,14 @@ class Match:
             self.tally.add(record)
             self.listener(record, self.tally)
             self._check_sprt()
+
+    def _watcher(self, task: GameTask) -> MoveListener | None:
+        """What writes a running game's moves to the record (`running.json`)."""
+        if self.record is None:
+            return None
+        record = self.record
+        engines = [self.settings.engines[index].name for index in task.players]
+        return lambda moves: record.playing(task.to_json(), engines, moves)
 
     def _check_sprt(self) -> None:
         sprt = self.settings.sprt

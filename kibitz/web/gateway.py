@@ -22,6 +22,7 @@ import uuid
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import chess
@@ -49,6 +50,7 @@ from kibitz.clients.display import Display, display_for
 from kibitz.clients.values import Score, ScoreKind
 from kibitz.v1 import engine_pb2 as pb
 from kibitz.web.diagrams import diagram
+from kibitz.web.match import MatchUnreadable, match_state
 
 STATIC = resources.files("kibitz.web") / "static"
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -142,6 +144,8 @@ class Gateway:
     addresses: Sequence[str]
     tls_ca: str | None = None
     token: str | None = None
+    match_dir: Path | None = None
+    """A `kibitz match --out` directory whose match the page may watch."""
     clients: list[Client] = field(default_factory=list)
     sessions: dict[str, GatewaySession] = field(default_factory=dict)
 
@@ -301,9 +305,20 @@ async def servers(request: Request, gateway: Gateway) -> Response:
                     "token": client.authenticated,
                 }
                 for index, client in enumerate(gateway.clients)
-            ]
+            ],
+            "match": gateway.match_dir is not None,
         }
     )
+
+
+async def match(request: Request, gateway: Gateway) -> Response:
+    """The match of `--match DIR`: its games being played and those finished."""
+    if gateway.match_dir is None:
+        raise RequestError("no match to watch: start kibitz web with --match DIR", 404, "NO_MATCH")
+    try:
+        return JSONResponse(match_state(gateway.match_dir))
+    except MatchUnreadable as exc:
+        raise RequestError(str(exc), 404, "NO_MATCH") from None
 
 
 async def games(request: Request, gateway: Gateway) -> Response:
@@ -543,10 +558,20 @@ async def unknown_route(request: Request, exc: HTTPException) -> Response:
 
 
 def create_app(
-    addresses: Sequence[str], *, tls_ca: str | None = None, token: str | None = None
+    addresses: Sequence[str],
+    *,
+    tls_ca: str | None = None,
+    token: str | None = None,
+    match_dir: str | None = None,
 ) -> Starlette:
-    """The gateway for the servers at `addresses` (index 0 is the default)."""
-    gateway = Gateway(list(addresses), tls_ca=tls_ca, token=token)
+    """The gateway for the servers at `addresses` (index 0 is the default); with
+    `match_dir`, the match recorded there can be watched."""
+    gateway = Gateway(
+        list(addresses),
+        tls_ca=tls_ca,
+        token=token,
+        match_dir=Path(match_dir) if match_dir else None,
+    )
     check_credentials(tls_ca, token)  # a bad CA file or token: ValueError now, not later
 
     @contextlib.asynccontextmanager
@@ -568,6 +593,7 @@ def create_app(
         Route("/api/sessions/{id}/search", _endpoint(search), methods=["POST"]),
         Route("/api/sessions/{id}/stop", _endpoint(stop), methods=["POST"]),
         Route("/api/export", _endpoint(export), methods=["POST"]),
+        Route("/api/match", _endpoint(match)),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     handlers = {404: unknown_route, 405: unknown_route}
@@ -604,11 +630,12 @@ def run_web(
     *,
     tls_ca: str | None = None,
     token: str | None = None,
+    match_dir: str | None = None,
 ) -> int:
     """`kibitz web`: serve the page for the servers at `addresses` until Ctrl-C; the exit
     code (1 for a bad --tls-ca or a port that is taken)."""
     try:
-        app = create_app(addresses, tls_ca=tls_ca, token=token)
+        app = create_app(addresses, tls_ca=tls_ca, token=token, match_dir=match_dir)
         sock = bind(host, port)
     except (ValueError, OSError) as exc:
         print(f"kibitz: cannot serve the web page on {host}:{port}: {exc}", file=sys.stderr)

@@ -261,6 +261,32 @@ async def test_a_stopped_match_resumes_to_the_same_record(server, tmp_path):
     }
 
 
+async def test_the_games_being_played_are_in_running_json(server, tmp_path):
+    a, b = engine(server.address, "a", depth=6), engine(server.address, "b", depth=6)
+    argv = ["--game", "connect4", "--engine", a, "--engine", b, "--games", "2"]
+    match = match_from(*argv, "--out", str(tmp_path))
+    running = tmp_path / "running.json"
+    seen: list[dict] = []
+
+    def watch(moves: list[str]) -> None:  # after the runner's own writer, at every move
+        seen.append(json.loads(running.read_text()))
+
+    first_task = match.settings.tasks[0]
+    watcher = match._watcher
+    match._watcher = lambda task: lambda moves: (watcher(task)(moves), watch(moves))
+    await match.run()
+    games = records(tmp_path)[1:]
+    for snapshot in seen:
+        (playing,) = snapshot["games"]  # one game at a time
+        final = next(game for game in games if game["id"] == playing["id"])
+        assert playing["engines"] == final["engines"]
+        assert (
+            playing["moves"] == [move["move"] for move in final["moves"]][: len(playing["moves"])]
+        )
+    assert seen[0]["games"][0]["id"] == first_task.id and len(seen[0]["games"][0]["moves"]) == 1
+    assert json.loads(running.read_text()) == {"games": []}  # the match is over
+
+
 def played(out: Path) -> list[tuple]:
     """What a record says was played, without timings."""
     return sorted(

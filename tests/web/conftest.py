@@ -42,7 +42,7 @@ def gateway(kibitz_servers) -> Iterator[RunningGateway]:
     running.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # sync Playwright runs an event loop while it lives
 def browser():
     if not CHROMIUM.exists():
         pytest.skip(

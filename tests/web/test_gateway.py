@@ -4,6 +4,7 @@ the right HTTP status."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import signal
@@ -15,6 +16,9 @@ import pytest
 from credentials import TOKENS, token_file
 from gateways import RunningGateway
 from servers import KIBITZ
+
+from kibitz.clients.cli import build_parser
+from kibitz.match.cli import build
 
 
 @pytest.fixture
@@ -233,3 +237,50 @@ def test_kibitz_web_serves_the_page_until_sigterm(kibitz_servers):
     finally:
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=30) == 0
+
+
+def test_a_running_match_is_watched_through_its_record(kibitz_servers, tmp_path):
+    address = kibitz_servers[0].address
+    argv = ["match", "--game", "connect4", "--games", "2", "--out", str(tmp_path)]
+    for name, depth in (("deep", 4), ("shallow", 1)):
+        argv += ["--engine", f"name={name},server={address},depth={depth}"]
+    match, _ = build(build_parser().parse_args(argv))
+    watcher = RunningGateway([address], match_dir=str(tmp_path))
+    seen: list[dict] = []
+    writer = match._watcher
+
+    def look(task):  # after the runner's own writer: what the page would get at each move
+        write = writer(task)
+
+        def moved(moves: list[str]) -> None:
+            write(moves)
+            seen.append(httpx.get(f"{watcher.url}/api/match", timeout=30).json())
+
+        return moved
+
+    match._watcher = look
+    try:
+        asyncio.run(match.run())
+        final = httpx.get(f"{watcher.url}/api/match", timeout=30).json()
+    finally:
+        watcher.stop()
+    first = seen[0]
+    assert (first["game"], first["engines"], first["planned"], first["played"]) == (
+        "connect4",
+        ["deep", "shallow"],
+        2,
+        0,
+    )
+    (playing,) = first["running"]
+    assert playing["id"] == 0 and len(playing["moves"]) == 1 and first["summary"] is None
+    assert [len(look["running"][0]["moves"]) for look in seen[:3]] == [1, 2, 3]
+    assert final["running"] == [] and final["played"] == 2 and final["summary"]["games"] == 2
+    assert [game["id"] for game in final["finished"]] == [0, 1]
+    records = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
+    assert final["finished"][0]["moves"] == [move["move"] for move in records[1]["moves"]]
+
+
+def test_without_a_match_the_match_endpoint_says_so(http):
+    assert http.get("/api/servers").json()["match"] is False
+    answer = http.get("/api/match")
+    assert answer.status_code == 404 and "--match DIR" in answer.json()["error"]

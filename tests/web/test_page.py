@@ -8,9 +8,13 @@ Some tests write the screenshots the README shows (docs/images/)."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 from gateways import RunningGateway
+from servers import KIBITZ
+
+from kibitz.match.record import Record
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # Ra8#
@@ -322,3 +326,37 @@ def test_a_phone_sized_screen(page):
     board = page.locator("#board svg").bounding_box()
     assert board["width"] > 300
     page.screenshot(path=str(IMAGES / "web-phone.png"))
+
+
+def test_a_match_is_watched_game_by_game_and_move_by_move(browser, kibitz_servers, tmp_path):
+    address = kibitz_servers[0].address
+    argv = [*KIBITZ, "match", "--game", "tictactoe", "--games", "2", "--out", str(tmp_path)]
+    argv += ["--engine", f"name=a,server={address},depth=9"]
+    argv += ["--engine", f"name=b,server={address},depth=9"]
+    subprocess.run(argv, check=True, capture_output=True, timeout=120)  # two draws
+    finished = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
+    # a third game being played, written as the runner writes it (Record.playing)
+    header = {"type": "match", "match": finished[0]["match"]}
+    record = Record(tmp_path, header, resume=True)
+    task = {key: finished[1][key] for key in ("id", "opening")} | {"id": 2}
+    record.playing(task, ["a", "b"], ["b2", "a1"])
+    watcher = RunningGateway([address], match_dir=str(tmp_path))
+    try:
+        page = browser.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(watcher.url)
+        page.wait_for_selector("#main[data-ready='yes']")
+        page.click("#modes button[data-mode='watch']")
+        page.wait_for_selector("#match-games li >> nth=2")
+        assert "2 of 2 games played" in page.inner_text("#match-status")
+        page.click("#match-games li[data-id='0'] button")
+        wait_for_plies(page, len(finished[1]["moves"]))
+        assert moves(page) == [move["move"] for move in finished[1]["moves"]]
+        page.click("#match-games li[data-id='2'] button")  # the running game
+        wait_for_plies(page, 2)
+        record.playing(task, ["a", "b"], ["b2", "a1", "c3"])  # its next move: the page follows
+        wait_for_plies(page, 3)
+        assert moves(page) == ["b2", "a1", "c3"]
+        page.close()
+    finally:
+        watcher.stop()

@@ -7,6 +7,7 @@ import { draw, resetSelection } from "./boards.js";
 import { closeAll, closeOnLeave, enginesFor, fillEngineSelect, optionsForm } from "./engines.js";
 import { drawGraph } from "./graph.js";
 import { initAnalysis } from "./analysis.js";
+import { initMatch } from "./match.js";
 import { initPlay, initWatch } from "./play.js";
 
 export const $ = (id) => document.getElementById(id);
@@ -188,6 +189,17 @@ export async function setStart(start) {
   await refresh();
 }
 
+// A whole line from `start`, shown at its end (a match's game).
+export async function showLine(start, moves) {
+  app.start = start;
+  app.moves = [...moves];
+  app.movesText = [];
+  app.evals = [];
+  app.cursor = moves.length;
+  resetSelection();
+  await refresh();
+}
+
 // The chance event at the board: an outcome drawn with the probabilities the server gives.
 export function randomOutcome(position) {
   let draw = Math.random();
@@ -212,7 +224,7 @@ async function pickServer(index) {
   await pickGame(app.games.some((game) => game.name === wanted) ? wanted : app.games[0].name);
 }
 
-async function pickGame(name) {
+export async function pickGame(name) {
   for (const stop of app.stoppers) await stop();
   await closeAll();
   clearError();
@@ -313,13 +325,14 @@ async function main() {
   initAnalysis();
   initPlay();
   try {
-    const { servers } = await get("/api/servers");
+    const { servers, match } = await get("/api/servers");
     app.servers = servers;
     $("server").innerHTML = servers
       .map((server) => `<option value="${server.index}">${escapeHtml(server.address)}</option>`)
       .join("");
     $("server-box").hidden = servers.length < 2;
     initWatch();
+    initMatch(match);
     await pickServer(0);
     $("main").dataset.ready = "yes";
   } catch (error) {

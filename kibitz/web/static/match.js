@@ -1,0 +1,69 @@
+// Watching the match of `kibitz web --match DIR` (in the "Engine vs engine" view): its games
+// being played and the finished ones, polled once a second; picking one shows it on the
+// board, and a game being played follows its moves there.
+
+import { get } from "./api.js";
+import { $, app, escapeHtml, pickGame, showError, showLine } from "./app.js";
+
+const POLL_MS = 1000;
+let shown = null; // the game on the board: { id, count } (its moves when last shown)
+let games = new Map(); // id -> game, from the latest answer
+let timer = null;
+
+export function initMatch(available) {
+  $("match-section").hidden = !available;
+  if (!available) return;
+  $("match-games").onclick = (event) => {
+    const item = event.target.closest("[data-id]");
+    if (item) show(games.get(Number(item.dataset.id))).catch(showError);
+  };
+  app.listeners.push(() => (app.mode === "watch" ? start() : stop()));
+}
+
+function start() {
+  if (timer === null) {
+    timer = setInterval(() => poll().catch(stopWithError), POLL_MS);
+    poll().catch(stopWithError);
+  }
+}
+
+function stop() {
+  clearInterval(timer);
+  timer = null;
+}
+
+function stopWithError(error) {
+  stop();
+  showError(error);
+}
+
+async function poll() {
+  const match = await get("/api/match");
+  games = new Map([...match.running, ...match.finished].map((game) => [game.id, { ...game, game: match.game }]));
+  const [first, second] = match.engines;
+  let status = `${match.game}: ${first} vs ${second}, ${match.played} of ${match.planned} games played`;
+  if (match.summary) status += ` (ended: ${match.summary.wins}-${match.summary.draws}-${match.summary.losses})`;
+  $("match-status").textContent = status;
+  $("match-games").innerHTML = [
+    ...match.running.map((game) => item(game, `playing, ${game.moves.length - game.openingPlies} moves`, "running")),
+    ...match.finished.slice().reverse().map((game) => item(game, `${game.result} (${game.reason})`, "finished")),
+  ].join("");
+  const current = shown && games.get(shown.id);
+  if (current && current.moves.length !== shown.count) await show(current);
+}
+
+function item(game, text, state) {
+  const selected = shown && shown.id === game.id ? " selected" : "";
+  const players = `${escapeHtml(game.engines[0])} - ${escapeHtml(game.engines[1])}`;
+  return `<li class="${state}${selected}" data-id="${game.id}"><button type="button">game ${game.id + 1}</button> ${players}: ${escapeHtml(text)}</li>`;
+}
+
+async function show(game) {
+  if (!game) return;
+  if (app.game.name !== game.game) await pickGame(game.game);
+  shown = { id: game.id, count: game.moves.length };
+  await showLine(game.position, game.moves);
+  for (const element of $("match-games").children) {
+    element.classList.toggle("selected", Number(element.dataset.id) === game.id);
+  }
+}
