@@ -123,6 +123,9 @@ class Match:
         self.settings = settings
         self.backend = backend or LocalBackend(settings)
         self.listener = listener or (lambda record, tally: None)
+        self.move_listener: Callable[[GameTask, list[str]], None] | None = None
+        """Called after every move of a game played here (not on Ray), with the game's
+        moves so far, once the record's `running.json` has them."""
         self.tally = Tally(settings.names, encounters(len(settings.engines), settings.tournament))
         header = {"type": "match", "match": settings.identity()}
         self.record = Record(out, header, resume=resume) if out else None
@@ -194,12 +197,20 @@ class Match:
             self._check_sprt()
 
     def _watcher(self, task: GameTask) -> MoveListener | None:
-        """What writes a running game's moves to the record (`running.json`)."""
-        if self.record is None:
+        """What hears a running game's moves: the record (`running.json`), then
+        `move_listener`."""
+        record, hear = self.record, self.move_listener
+        if record is None and hear is None:
             return None
-        record = self.record
         engines = [self.settings.engines[index].name for index in task.players]
-        return lambda moves: record.playing(task.to_json(), engines, moves)
+
+        def moved(moves: list[str]) -> None:
+            if record is not None:
+                record.playing(task.to_json(), engines, moves)
+            if hear is not None:
+                hear(task, moves)
+
+        return moved
 
     def _check_sprt(self) -> None:
         sprt = self.settings.sprt

@@ -268,12 +268,8 @@ async def test_the_games_being_played_are_in_running_json(server, tmp_path):
     running = tmp_path / "running.json"
     seen: list[dict] = []
 
-    def watch(moves: list[str]) -> None:  # after the runner's own writer, at every move
-        seen.append(json.loads(running.read_text()))
-
     first_task = match.settings.tasks[0]
-    watcher = match._watcher
-    match._watcher = lambda task: lambda moves: (watcher(task)(moves), watch(moves))
+    match.move_listener = lambda task, moves: seen.append(json.loads(running.read_text()))
     await match.run()
     games = records(tmp_path)[1:]
     for snapshot in seen:

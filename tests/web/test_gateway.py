@@ -247,18 +247,11 @@ def test_a_running_match_is_watched_through_its_record(kibitz_servers, tmp_path)
     match, _ = build(build_parser().parse_args(argv))
     watcher = RunningGateway([address], match_dir=str(tmp_path))
     seen: list[dict] = []
-    writer = match._watcher
 
-    def look(task):  # after the runner's own writer: what the page would get at each move
-        write = writer(task)
+    def look(task, moves: list[str]) -> None:  # what the page gets after each move
+        seen.append(httpx.get(f"{watcher.url}/api/match", timeout=30).json())
 
-        def moved(moves: list[str]) -> None:
-            write(moves)
-            seen.append(httpx.get(f"{watcher.url}/api/match", timeout=30).json())
-
-        return moved
-
-    match._watcher = look
+    match.move_listener = look
     try:
         asyncio.run(match.run())
         final = httpx.get(f"{watcher.url}/api/match", timeout=30).json()
@@ -273,7 +266,7 @@ def test_a_running_match_is_watched_through_its_record(kibitz_servers, tmp_path)
     )
     (playing,) = first["running"]
     assert playing["id"] == 0 and len(playing["moves"]) == 1 and first["summary"] is None
-    assert [len(look["running"][0]["moves"]) for look in seen[:3]] == [1, 2, 3]
+    assert [len(answer["running"][0]["moves"]) for answer in seen[:3]] == [1, 2, 3]
     assert final["running"] == [] and final["played"] == 2 and final["summary"]["games"] == 2
     assert [game["id"] for game in final["finished"]] == [0, 1]
     records = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
