@@ -84,65 +84,30 @@ async def test_forfeits_are_recorded_and_the_match_completes(faulty, tmp_path):
 
 async def test_adjudication_resigns_draws_and_ends_long_games(server, tmp_path):
     a, b = engine(server.address, "a", depth=9), engine(server.address, "b", depth=9)
+
+    async def play(*argv: str) -> tuple[dict, list[dict]]:
+        match = match_from("--engine", a, "--engine", b, "--games", "2", *argv)
+        games: list[dict] = []
+        match.listener = lambda record, tally: games.append(record)
+        return await match.run(), games
+
     book = tmp_path / "lost.txt"
     book.write_text("xo./.x./... o\n")  # o to move loses in 4 plies (alpha-beta proves it)
-    games = []
-
-    resign = match_from(
-        "--game",
-        "tictactoe",
-        "--engine",
-        a,
-        "--engine",
-        b,
-        "--games",
-        "2",
-        "--openings",
-        str(book),
-        "--resign",
-        "movecount=1,score=1000",
-    )
-    resign.listener = lambda record, tally: games.append(record)
-    summary = await resign.run()
+    resign = ("--resign", "movecount=1,score=1000")
+    summary, games = await play("--game", "tictactoe", "--openings", str(book), *resign)
     assert (summary["wins"], summary["draws"], summary["losses"]) == (1, 0, 1)
     o_players = [game["engines"][1] for game in games]
     assert [game["reason"] for game in games] == [f"adjudication: {o} resigns" for o in o_players]
     assert [game["plies"] for game in games] == [1, 1]  # o's first move, then it resigned
 
-    games.clear()
-    draw = match_from(
-        "--game",
-        "tictactoe",
-        "--engine",
-        a,
-        "--engine",
-        b,
-        "--games",
-        "2",
-        "--draw",
-        "movenumber=1,movecount=1,score=0",
-    )
-    draw.listener = lambda record, tally: games.append(record)
-    assert (await draw.run())["draws"] == 2  # both prove the draw: a score of 0 each
+    summary, games = await play("--game", "tictactoe", "--draw", "movenumber=1,movecount=1,score=0")
+    assert summary["draws"] == 2  # both prove the draw: a score of 0 each
     assert {(game["reason"], game["plies"]) for game in games} == {
         ("adjudication: draw by score", 2)
     }
 
-    games.clear()
-    short = match_from(
-        "--game",
-        "connect4",
-        "--engine",
-        a,
-        "--engine",
-        b,
-        "--games",
-        "2",
-        "--maxmoves",
-        "3",
-    )
-    short.listener = lambda record, tally: games.append(record)
-    assert (await short.run())["draws"] == 2
+    summary, games = await play("--game", "connect4", "--maxmoves", "3")
+    assert summary["draws"] == 2
     assert {(game["reason"], game["plies"]) for game in games} == {
         ("adjudication: 3 moves each", 6)
     }
