@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The peers that tests and benchmarks compare kibitz with and that come from Debian rather
-# than PyPI: GNU Backgammon (gnubg) and Stockfish (the UCI engine the `uci` tests host).
+# What tests and benchmarks drive and that comes from Debian rather than PyPI: GNU
+# Backgammon (gnubg), Stockfish (the UCI engine the `uci` tests host and the chess benchmark
+# plays), PolyGlot (a UCI host for the bridge's tests) and Chromium (the web page's tests).
 # Installs what is missing when it can (as root, or with passwordless sudo); otherwise says
 # what is missing and carries on: the tests that need a peer then skip, saying so. Never
 # fails its caller.
