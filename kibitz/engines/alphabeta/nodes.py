@@ -362,8 +362,7 @@ class NodeSearch:
         return None
 
     def quiesce(self, alpha: int, beta: int, ply: int) -> int:
-        pv = self.pv
-        pv[ply] = ()
+        self.pv[ply] = ()
         nodes = self.nodes + 1
         self.nodes = nodes
         if nodes >= self.next_check:
@@ -386,35 +385,24 @@ class NodeSearch:
         noisy = self.noisy_of()
         if not noisy:
             return best
-        if best > alpha:
-            alpha = best
+        return self.quiesce_moves(noisy, best, max(alpha, best), beta, ply)
+
+    def evasions(self, alpha: int, beta: int, ply: int) -> int:
+        """Quiescence in check: no standing pat; every move that answers the check."""
+        return self.quiesce_moves(self.moves_of(), -INF, alpha, beta, ply)
+
+    def quiesce_moves(self, moves: list, best: int, alpha: int, beta: int, ply: int) -> int:
+        """Quiescence over `moves` from `best` (the stand-pat value, or -INF in check)."""
+        pv = self.pv
+        state = self.state
         play = state.play
         undo = state.undo
         quiesce = self.quiesce
         next_ply = ply + 1
-        for move in noisy:
+        for move in moves:
             play(move)
             value = -quiesce(-beta, -alpha, next_ply)
             undo()
-            if value > best:
-                best = value
-                if value > alpha:
-                    if value >= beta:
-                        break
-                    alpha = value
-                    pv[ply] = (move, *pv[next_ply])
-        return best
-
-    def evasions(self, alpha: int, beta: int, ply: int) -> int:
-        """Quiescence in check: no standing pat; every move that answers the check."""
-        pv = self.pv
-        state = self.state
-        best = -INF
-        next_ply = ply + 1
-        for move in self.moves_of():
-            state.play(move)
-            value = -self.quiesce(-beta, -alpha, next_ply)
-            state.undo()
             if value > best:
                 best = value
                 if value > alpha:
