@@ -116,7 +116,7 @@ class HistoryDraws(Capability):
     (chess: repetition, the fifty-move rule). A search scores them as draws but never as
     proven results, which a transposition table would carry to other paths."""
 
-    capability_name: ClassVar[str] = "history draws (ply(), history_draw())"
+    capability_name: ClassVar[str] = "history draws (ply(), history_draw(), start_and_moves())"
 
     @abstractmethod
     def ply(self) -> int:
@@ -128,6 +128,12 @@ class HistoryDraws(Capability):
         draw by its history: a repetition of a position seen after the root (whoever repeats
         once can repeat again) or twice before it, or a drawing rule on the game's
         clock."""
+
+    @abstractmethod
+    def start_and_moves(self) -> tuple[str, list[str]]:
+        """The earliest position of the known history and the moves played since, in the
+        game's notation: what a program that judges these draws itself needs to be told
+        (an external UCI engine: `position fen START moves ...`)."""
 
 
 class Symmetry(Capability):

@@ -297,6 +297,10 @@ def plies_count_the_moves_played(game):
     for state, line in playouts(game):
         assert state.ply() == start + len(line)
         assert isinstance(state.history_draw(start), bool)
+        first, moves = state.start_and_moves()
+        replayed = game.from_position(first)
+        replayed.play_line(moves)
+        assert replayed.position() == state.position() and replayed.ply() == state.ply()
 
 
 DECLARED = [

@@ -10,7 +10,7 @@ naming the engine; the process is killed and the next search starts a new one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -38,6 +38,7 @@ from kibitz.engines.uci.protocol import (
 )
 from kibitz.engines.uci.search import BadAnswer, SearchLines, natural_reason
 from kibitz.games import Game, Move, quoted
+from kibitz.games.capabilities import HistoryDraws
 
 STARTUP_TIMEOUT = 5.0
 """Seconds a started engine has to answer `uci` with `uciok`."""
@@ -235,10 +236,9 @@ def position_command(state: Game) -> str:
     """`position fen F moves M...`: from the earliest position the game object knows, with
     the moves since, where the game offers `start_and_moves()` (chess: the engine then sees
     repetitions); else `position fen` of the position alone."""
-    history: Callable[[], tuple[str, list[str]]] | None = getattr(state, "start_and_moves", None)
-    if history is None:
+    if not isinstance(state, HistoryDraws):
         return f"position fen {state.position()}"
-    fen, moves = history()
+    fen, moves = state.start_and_moves()
     return f"position fen {fen}" + (f" moves {' '.join(moves)}" if moves else "")
 
 
