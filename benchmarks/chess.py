@@ -10,7 +10,6 @@ the clocks are wall time measured here, and a side whose clock runs out loses.
 
 from __future__ import annotations
 
-import math
 import multiprocessing
 import shutil
 import sys
@@ -27,6 +26,7 @@ from kibitz.engines.alphabeta.engine import AlphaBeta
 from kibitz.engines.types import Clock
 from kibitz.games.chess import Chess
 from kibitz.games.chess.board import Board
+from kibitz.match import stats
 
 DATA = Path(__file__).parent / "data"
 MAX_PLIES = 400
@@ -178,18 +178,10 @@ class MatchResult:
         return (self.wins + self.draws / 2) / self.games
 
     def elo_interval(self) -> tuple[float, float, float]:
-        """Elo difference and its 95% interval, from the score's standard error per game."""
-        n, score = self.games, self.score
-        variance = (
-            self.wins * (1 - score) ** 2 + self.draws * (0.5 - score) ** 2 + self.losses * score**2
-        ) / n
-        margin = 1.96 * math.sqrt(variance / n)
-        return elo(score), elo(score - margin), elo(score + margin)
-
-
-def elo(score: float) -> float:
-    score = min(max(score, 1e-6), 1 - 1e-6)
-    return -400 * math.log10(1 / score - 1)
+        """Elo difference and its 95% interval over the games (the match runner's
+        statistics, kibitz/match/stats.py)."""
+        estimate = stats.trinomial(self.wins, self.draws, self.losses)
+        return estimate.elo, estimate.elo_low, estimate.elo_high
 
 
 def match(opponent: str, pairs: int, base: float, increment: float, workers: int) -> MatchResult:
