@@ -29,7 +29,7 @@ from kibitz.clients.client import (
     Session,
 )
 from kibitz.clients.values import Limits, Result, Score, ScoreKind, StopReason
-from kibitz.match.game import Answer, EngineFailure
+from kibitz.match.game import Answer, MoveFailure
 from kibitz.match.spec import EngineSpec
 
 BACKOFF_FIRST = 0.05
@@ -85,7 +85,7 @@ class KibitzPlayer:
                 result = await asyncio.wait_for(run(), timeout)
             except TimeoutError:
                 self.healthy = False
-                raise EngineFailure("no answer", f"no move within {timeout:.3f} s") from None
+                raise MoveFailure("no answer", f"no move within {timeout:.3f} s") from None
             except ResourceExhausted as exc:  # the server's search queue is full: wait
                 self._on_wait(self.name, exc.message)
                 await backoff.wait()
@@ -93,20 +93,20 @@ class KibitzPlayer:
             except NotFound as exc:  # the session expired (idle timeout) mid-game: reopen once
                 if reopened:
                     self.healthy = False
-                    raise EngineFailure("engine error", exc.message) from None
+                    raise MoveFailure("engine error", exc.message) from None
                 reopened = True
                 game = self.session.info.game
                 self.session = await self.client.open(game, self.spec.engine, self.spec.options)
                 continue
             except ServerUnavailable as exc:
                 self.healthy = False
-                raise EngineFailure("disconnect", exc.message) from None
+                raise MoveFailure("disconnect", exc.message) from None
             except DeadlineExceeded as exc:
                 self.healthy = False
-                raise EngineFailure("no answer", exc.message) from None
+                raise MoveFailure("no answer", exc.message) from None
             except KibitzError as exc:
                 self.healthy = False
-                raise EngineFailure("engine error", f"{exc.code.name}: {exc.message}") from None
+                raise MoveFailure("engine error", f"{exc.code.name}: {exc.message}") from None
             return Answer(result, time.monotonic() - started)
 
     async def close(self) -> None:
@@ -203,9 +203,9 @@ class SessionPool:
                     try:
                         players.append(await self._open(index, spec))
                     except ServerUnavailable as exc:
-                        raise EngineFailure("disconnect", exc.message) from None
+                        raise MoveFailure("disconnect", exc.message) from None
                     except KibitzError as exc:
-                        raise EngineFailure("engine error", exc.message) from None
+                        raise MoveFailure("engine error", exc.message) from None
             except BaseException:
                 for player in players:
                     await self.release(player)
@@ -239,7 +239,7 @@ async def _check_command(spec: EngineSpec) -> None:
     player = UciPlayer(spec)
     try:
         await player.start()
-    except EngineFailure as exc:
+    except MoveFailure as exc:
         raise MatchError(f"engine {spec.name}: {exc.detail}") from None
     finally:
         await player.close()
@@ -263,7 +263,7 @@ class UciPlayer:
             if self.spec.options:
                 await self.engine.configure(dict(self.spec.options))
         except (OSError, chess.engine.EngineError) as exc:
-            raise EngineFailure("engine error", f"cannot start {self.spec.cmd!r}: {exc}") from None
+            raise MoveFailure("engine error", f"cannot start {self.spec.cmd!r}: {exc}") from None
 
     async def think(
         self, position: str, moves: Sequence[str], limits: Limits, timeout: float | None
@@ -293,13 +293,13 @@ class UciPlayer:
             )
         except TimeoutError:
             self.healthy = False
-            raise EngineFailure("no answer", f"no move within {timeout:.3f} s") from None
+            raise MoveFailure("no answer", f"no move within {timeout:.3f} s") from None
         except chess.engine.EngineTerminatedError as exc:
             self.healthy = False
-            raise EngineFailure("disconnect", f"the engine exited: {exc}") from None
+            raise MoveFailure("disconnect", f"the engine exited: {exc}") from None
         except chess.engine.EngineError as exc:
             self.healthy = False
-            raise EngineFailure("engine error", str(exc)) from None
+            raise MoveFailure("engine error", str(exc)) from None
         wall = time.monotonic() - started
         info = played.info
         score = Score()

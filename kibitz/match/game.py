@@ -27,7 +27,7 @@ FAILURES = ("illegal move", "no move", "engine error", "disconnect", "no answer"
 """Forfeits `--replay-failed` replays (a loss on time is not one: the clock is the rules)."""
 
 
-class EngineFailure(Exception):
+class MoveFailure(Exception):
     """An engine could not give a move: `kind` is one of FAILURES or "time"."""
 
     def __init__(self, kind: str, detail: str) -> None:
@@ -53,7 +53,7 @@ class Player(Protocol):
     async def think(
         self, position: str, moves: Sequence[str], limits: Limits, timeout: float | None
     ) -> Answer:
-        """The engine's answer for `position` after `moves`; EngineFailure when it has none
+        """The engine's answer for `position` after `moves`; MoveFailure when it has none
         within `timeout` seconds (a kind "no answer", the caller decides whether that is a
         loss on time) or fails otherwise."""
         ...
@@ -274,7 +274,7 @@ async def play_game(
             break
         try:
             record = await _decide(game, mover, limits[mover], clocks)
-        except EngineFailure as failure:
+        except MoveFailure as failure:
             other = 1 - mover
             reason = f"{names[mover]} loses: {failure}"
             returns = tuple(1.0 if p == other else -1.0 for p in range(2))
@@ -359,25 +359,25 @@ async def _decide(
             search_limits,
             timeout,
         )
-    except EngineFailure as failure:
+    except MoveFailure as failure:
         if failure.kind == "no answer" and timed:
-            raise EngineFailure("time", f"no move within {timeout:.3f} s") from None
+            raise MoveFailure("time", f"no move within {timeout:.3f} s") from None
         raise
     wall = answer.wall
     if clock is not None:
         if wall > clock.left + rules.timemargin:
-            raise EngineFailure("time", f"took {wall:.3f} s with {clock.left:.3f} s left")
+            raise MoveFailure("time", f"took {wall:.3f} s with {clock.left:.3f} s left")
         clock.spend(wall)
     if limit.movetime is not None and wall > limit.movetime + rules.timemargin:
-        raise EngineFailure("time", f"took {wall:.3f} s of a {limit.movetime:g} s move time")
+        raise MoveFailure("time", f"took {wall:.3f} s of a {limit.movetime:g} s move time")
     result = answer.result
     if result.best_move is None:
-        raise EngineFailure("no move", "the engine answered without a move")
+        raise MoveFailure("no move", "the engine answered without a move")
     state = game.state
     try:
         move = state.parse_move(result.best_move)
     except ValueError as exc:
-        raise EngineFailure("illegal move", f"{result.best_move!r}: {exc}") from None
+        raise MoveFailure("illegal move", f"{result.best_move!r}: {exc}") from None
     text = state.format_move(move)
     state.play(move)
     game.moves.append(text)
