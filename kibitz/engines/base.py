@@ -72,7 +72,7 @@ class OptionSpec:
 
 
 class StopSignal(Protocol):
-    """Anything with `is_set()`: a threading.Event, a multiprocessing.Event, ..."""
+    """Anything with `is_set()`: a threading.Event, the server's StopFlag, ..."""
 
     def is_set(self) -> bool: ...
 
