@@ -5,6 +5,7 @@ The names exported here are the engines' public interface: the server uses nothi
 """
 
 from collections.abc import Iterable
+from typing import Protocol
 
 from kibitz.engines.alphabeta import AlphaBeta
 from kibitz.engines.base import (
@@ -29,14 +30,21 @@ from kibitz.engines.types import (
     ScoreKind,
     StopReason,
 )
-from kibitz.engines.uci import ConfigError, UciDefinition, UciEngine, engine_class, probe
+from kibitz.engines.uci import ConfigError, UciDefinition, UciEngine, probe
 from kibitz.engines.uci import read_config as _read_config
 from kibitz.games import GAMES, Game
 from kibitz.registry import Registry
 
-EngineDefinition = UciDefinition
-"""The plain data an engine class is made from at run time (a configured UCI engine): the
-server passes it to its worker processes, which register the same classes."""
+
+class EngineDefinition(Protocol):
+    """Plain (picklable) data an engine class is made from at run time, such as a
+    configured UCI engine (`UciDefinition`): the server passes it to its worker processes,
+    which register the same classes."""
+
+    name: str
+
+    def engine_class(self) -> type[Engine]: ...
+
 
 ENGINES: Registry[type[Engine]] = Registry(
     "engine", Engine, "kibitz.engines", ("description", "option_specs")
@@ -62,7 +70,7 @@ def default_engine_for(game: type[Game]) -> type[Engine] | None:
     return next((engine for engine in ENGINES.values() if engine.supports(game)), None)
 
 
-def load_engine_config(path: str) -> tuple[EngineDefinition, ...]:
+def load_engine_config(path: str) -> tuple[UciDefinition, ...]:
     """The external engines of an engine config file (`kibitz serve --config`), each started
     once to learn its options. Raises ValueError (one line) for an unreadable or malformed
     file, an unknown game, a name another engine has, or an engine that does not start or
@@ -91,7 +99,7 @@ def register_engines(definitions: Iterable[EngineDefinition]) -> list[type[Engin
             continue
         if known is not None:
             raise ValueError(f"the engine name {definition.name!r} is already taken")
-        classes.append(ENGINES.register(engine_class(definition)))
+        classes.append(ENGINES.register(definition.engine_class()))
     return classes
 
 

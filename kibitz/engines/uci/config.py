@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kibitz.engines.base import OptionSpec
+from kibitz.engines.base import Engine, OptionSpec
 from kibitz.games import GAMES, quoted
 
 ENGINE_KEYS = frozenset(("command", "args", "game", "options", "fixed", "description"))
@@ -63,6 +63,12 @@ class UciDefinition:
     """(name, value) of each option as a freshly started engine has it."""
     fixed: frozenset[str]
     """Options clients may not change: the config's `fixed` and every string option."""
+
+    def engine_class(self) -> type[Engine]:
+        """The Engine class this definition makes (an `EngineDefinition`)."""
+        from kibitz.engines.uci.engine import engine_class  # it imports this module
+
+        return engine_class(self)
 
 
 def read_config(path: str) -> list[EngineEntry]:
