@@ -33,9 +33,12 @@ Found by experiment with gnubg 1.07.001 (Debian 12):
   (``static:``, `` 1 ply:``, ...). `evaluate` sets those plies to the setting's.
 - ``hint N`` lists the N best plays, each as ``k. Cubeless P-ply  PLAY  Eq.: +x.xxx``
   then the probabilities ``w wg wbg - l lg lbg`` (gammons include backgammons) after the
-  play, for the player who made it. Above 0-ply a move filter first ranks every play at
-  0-ply and looks deeper only at the few within 0.16 of the best: the others keep their
-  0-ply figures, and a play alone within the filter is chosen at 0-ply (the opening 31).
+  play, for the player who made it (a certain loss may show ``-0.000`` for w: with 1-1 on
+  PwAAgL4HAAAAAA three of the 11 plays do). ``hint 10000`` lists every legal play, one
+  per resulting position, written by gnubg's ``FormatMove``. Above 0-ply a move filter
+  first ranks every play at 0-ply and looks deeper only at the few within 0.16 of the
+  best: the others keep their 0-ply figures, and a play alone within the filter is chosen
+  at 0-ply (the opening 31).
 - Money play without a cube, gammons counted: ``set cube use off`` alone is not that.
   gnubg still ranks plays by a *cubeful* equity (as if a cube were in play; 8/5 6/5 with 31
   shows +0.200 where its probabilities give +0.159), and under the Jacoby rule (on by
@@ -103,7 +106,10 @@ WEAKEST = "beginner"
 _POSITION_ID = re.compile(r"^[A-Za-z0-9+/]{14}$")
 _SHOWN_ID = re.compile(r"Position ID:\s+(\S+)")
 _HINT = re.compile(r"^\s*\*?\s*\d+\.\s+Cube(?:ful|less) \d-ply\s+(.+?)\s+Eq\.:\s+[+-]?\d")
-_PROBABILITIES = re.compile(r"^\s+([\d.]+) ([\d.]+) ([\d.]+) - ([\d.]+) ([\d.]+) ([\d.]+)\s*$")
+_NUMBER = r"(-?[\d.]+)"  # a certain loss's winning chance can read -0.000
+_PROBABILITIES = re.compile(
+    rf"^\s+{_NUMBER} {_NUMBER} {_NUMBER} - {_NUMBER} {_NUMBER} {_NUMBER}\s*$"
+)
 _EVAL_ROW = re.compile(
     r"^(static|\d+ ply):\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+[+-]?[\d.]+"
 )
@@ -232,9 +238,8 @@ class Gnubg:
 
     def plays(self, position_id: str, dice: tuple[int, int]) -> list[str]:
         """The legal plays as gnubg lists them (``hint 10000``), gnubg's best first
-        (``["pass"]`` when none). Nearly always every legal play, but not quite: with 1-1 from
-        points 3, 2, 1 holding 4, 5, 1 checkers it lists 8 of the 11 plays, and accepts the
-        other three when they are typed (tests/games/test_backgammon.py, GNUBG_OMITS)."""
+        (``["pass"]`` when none): every legal play, one per resulting position, spelled as
+        gnubg writes it."""
         return [hint.play for hint in self.hints(position_id, dice, 10_000)]
 
     def evaluate(self, position_id: str) -> Evaluation:

@@ -10,11 +10,13 @@ bit first: cube value (log2, 4 bits), cube owner (2), player on roll (1), Crawfo
 state (3), player to make a decision (1), double offered (1), resignation offered (2), the
 two dice (3 each), match length (15), the two scores (15 each), Jacoby (1).
 
-**Plays** are written as GNU Backgammon writes them: each checker's path from its point to
-where it stops (``13/7``, ``bar/22``, ``6/off``), a ``*`` where it hits, an intermediate
-point kept where it hits on the way (``13/11*/7``), identical paths counted (``8/4(2)``),
-paths from the back first (``24/18 13/9``, ``24/23 24/21``). Points count from the
-mover's home.
+**Plays** are written as GNU Backgammon writes them (gnubg's ``FormatMove``, drawboard.c):
+each checker's path from its point to where it stops (``13/7``, ``bar/22``, ``6/off``),
+paths from the back first (``24/18 13/9``, ``24/23 24/21``); a point passed on the way is
+written, always starred, only where the opponent had a checker (``13/11*/7``, and for a
+second checker through it ``7/5*/3(2)``); identical paths are counted (``8/4(2)``, hits
+included: ``7/5*(2)``, ``13/12*(3)``); a path's end is starred where it hits unless that
+point is already starred (``7/5*/3 7/5``). Points count from the mover's home.
 """
 
 from __future__ import annotations
@@ -196,37 +198,55 @@ def _point_name(index: int) -> str:
 
 
 def format_play(play: Play, opp: list[int]) -> str:
-    """GNU Backgammon's text for `play` by the side whose opponent is `opp` (before it)."""
+    """GNU Backgammon's text for `play` by the side whose opponent is `opp` (before it),
+    by the rules of gnubg's ``FormatMove`` (drawboard.c): the steps sorted from the back
+    (source, then target, descending); each step joined to the first earlier path that
+    stops where it starts, the point between kept (and starred) only where `opp` had a
+    checker before the play; identical paths (same points) counted, ``(n)`` after the
+    first; a ``*`` after a path's end where `opp` had a checker, once per point."""
     if not play:
         return "pass"
-    blots = {23 - index for index in range(24) if opp[index] == 1}
-    paths: list[list[tuple[int, bool]]] = []  # each: [(point, hit there), ...]
-    # as gnubg: the steps from the back first, and a step that goes on from where an
-    # earlier one stopped continues that checker's path
-    for source, target in sorted(play, key=lambda step: (-step[0], -step[1])):
-        hit = target in blots
-        if hit:
-            blots.discard(target)
-        for path in paths:
-            if path[-1][0] == source:
-                if not path[-1][1]:
+    steps = sorted(play, key=lambda step: (-step[0], -step[1]))
+    paths: list[list[int]] = []
+    used = [False] * len(steps)
+    for first, (source, target) in enumerate(steps):
+        if used[first]:
+            continue
+        path = [source, target]
+        for later in range(first + 1, len(steps)):
+            if not used[later] and steps[later][0] == path[-1]:
+                if not _occupied(opp, path[-1]):
                     path.pop()  # a point passed without a hit is not written
-                path.append((target, hit))
+                path.append(steps[later][1])
+                used[later] = True
+        paths.append(path)
+    counted: list[tuple[list[int], int]] = []
+    for path in paths:
+        for index, (known, times) in enumerate(counted):
+            if known == path:
+                counted[index] = (known, times + 1)
                 break
         else:
-            paths.append([(source, False), (target, hit)])
-    texts = [
-        "/".join(_point_name(point) + ("*" if hit else "") for point, hit in path) for path in paths
-    ]
-    counted: list[str] = []
-    for text in texts:
-        if counted and counted[-1].split("(")[0] == text:
-            previous = counted[-1]
-            times = int(previous[previous.index("(") + 1 : -1]) + 1 if "(" in previous else 2
-            counted[-1] = f"{text}({times})"
-        else:
-            counted.append(text)
-    return " ".join(counted)
+            counted.append((path, 1))
+    starred: set[int] = set()
+    texts = []
+    for path, times in counted:
+        names = [_point_name(path[0])]
+        for point in path[1:-1]:  # kept only where it hits
+            names.append(_point_name(point) + "*")
+            starred.add(point)
+        end = path[-1]
+        star = _occupied(opp, end) and end not in starred
+        if star:
+            starred.add(end)
+        names.append(_point_name(end) + ("*" if star else ""))
+        texts.append("/".join(names) + (f"({times})" if times > 1 else ""))
+    return " ".join(texts)
+
+
+def _occupied(opp: list[int], index: int) -> bool:
+    """Whether the opponent has a checker on the mover's point `index` (never on off)."""
+    return 0 <= index < 24 and opp[23 - index] > 0
 
 
 _PATH = re.compile(r"((?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?", re.ASCII)
