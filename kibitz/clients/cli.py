@@ -357,7 +357,13 @@ def cmd_web(args: argparse.Namespace) -> int:
 
     addresses = [args.server, *(args.also_server or ())]
     return run_web(
-        addresses, args.host, args.port, tls_ca=args.tls_ca, token=args.token, match_dir=args.match
+        addresses,
+        args.host,
+        args.port,
+        tls_ca=args.tls_ca,
+        token=args.token,
+        match_dir=args.match,
+        allowed_hosts=args.allow_host or (),
     )
 
 
@@ -654,6 +660,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="a match's --out directory (kibitz match): the page shows its games as they are "
         "played",
+    )
+    web.add_argument(
+        "--allow-host",
+        action="append",
+        metavar="NAME",
+        help="a host name the page may also be opened by, e.g. behind a proxy or by the "
+        "machine's name (repeatable; NAME or NAME:PORT; default: the --host address, "
+        "localhost, 127.0.0.1 and [::1] only)",
     )
     web.set_defaults(handler=cmd_web, needs_client=False)
 

@@ -5,7 +5,9 @@ async client (kibitz/clients/client.py), a search's progress stream becomes serv
 events. It talks to the servers named on the command line only (the page picks one by its
 index), with the TLS and token settings of the other commands.
 
-Starlette routes the requests, uvicorn serves them (docs/web.md says why).
+Starlette routes the requests, uvicorn serves them (docs/web.md says why). Every request
+passes the guard first (guard.py): this gateway's host only, and changes from its own page
+only.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import uvicorn
 from google.protobuf import json_format
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -50,6 +53,7 @@ from kibitz.clients.display import Display, display_for
 from kibitz.clients.values import Score, ScoreKind
 from kibitz.v1 import engine_pb2 as pb
 from kibitz.web.diagrams import diagram
+from kibitz.web.guard import Guard, allowed_names, is_loopback
 from kibitz.web.match import MatchUnreadable, match_state
 
 STATIC = resources.files("kibitz.web") / "static"
@@ -290,8 +294,17 @@ async def _address(request: Request, gateway: Gateway) -> str:
 # ---------------------------------------------------------------------------- endpoints
 
 
+PAGE_POLICY = (
+    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+    "form-action 'none'; frame-ancestors 'none'"
+)
+"""The page's Content-Security-Policy: its own files only (no inline script), and no
+framing by other sites."""
+
+
 async def index(request: Request) -> Response:
-    return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
+    headers = {"Cache-Control": "no-cache", "Content-Security-Policy": PAGE_POLICY}
+    return FileResponse(str(STATIC / "index.html"), headers=headers)
 
 
 async def servers(request: Request, gateway: Gateway) -> Response:
@@ -563,9 +576,14 @@ def create_app(
     tls_ca: str | None = None,
     token: str | None = None,
     match_dir: str | None = None,
+    host: str = "127.0.0.1",
+    allowed_hosts: Sequence[str] = (),
 ) -> Starlette:
     """The gateway for the servers at `addresses` (index 0 is the default); with
-    `match_dir`, the match recorded there can be watched."""
+    `match_dir`, the match recorded there can be watched. It answers requests for `host`
+    (the address it listens on), loopback names and `allowed_hosts` (`--allow-host`) only
+    (guard.py; ValueError for a malformed name)."""
+    guard = Middleware(Guard, host=host, allowed=allowed_names(allowed_hosts))
     gateway = Gateway(
         list(addresses),
         tls_ca=tls_ca,
@@ -597,7 +615,9 @@ def create_app(
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     handlers = {404: unknown_route, 405: unknown_route}
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+    app = Starlette(
+        routes=routes, lifespan=lifespan, exception_handlers=handlers, middleware=[guard]
+    )
     app.state.gateway = gateway
     return app
 
@@ -623,6 +643,17 @@ def web_server(app: Starlette) -> uvicorn.Server:
     return uvicorn.Server(config)
 
 
+def exposure_warning(host: str) -> str:
+    """A warning when others can reach the page ("" on loopback)."""
+    if is_loopback(host):
+        return ""
+    return (
+        f"serving the page on {host}: it has no access control of its own, whoever can reach "
+        "this address can use the servers with this gateway's token and settings; keep it "
+        "on loopback or put your own access control in front of it (docs/web.md)"
+    )
+
+
 def run_web(
     addresses: Sequence[str],
     host: str,
@@ -631,11 +662,19 @@ def run_web(
     tls_ca: str | None = None,
     token: str | None = None,
     match_dir: str | None = None,
+    allowed_hosts: Sequence[str] = (),
 ) -> int:
     """`kibitz web`: serve the page for the servers at `addresses` until Ctrl-C; the exit
-    code (1 for a bad --tls-ca or a port that is taken)."""
+    code (1 for a bad --tls-ca or --allow-host, or a port that is taken)."""
     try:
-        app = create_app(addresses, tls_ca=tls_ca, token=token, match_dir=match_dir)
+        app = create_app(
+            addresses,
+            tls_ca=tls_ca,
+            token=token,
+            match_dir=match_dir,
+            host=host,
+            allowed_hosts=allowed_hosts,
+        )
         sock = bind(host, port)
     except (ValueError, OSError) as exc:
         print(f"kibitz: cannot serve the web page on {host}:{port}: {exc}", file=sys.stderr)
@@ -648,6 +687,9 @@ def run_web(
         file=sys.stderr,
         flush=True,
     )
+    warning = exposure_warning(host)
+    if warning:
+        print(f"kibitz web: warning: {warning}", file=sys.stderr, flush=True)
     # uvicorn stops on Ctrl-C and SIGTERM, then raises the signal again for the handler it
     # found: a quiet one, so that stopping the page is a clean exit.
     quiet = {number: signal.signal(number, lambda *_: None) for number in STOP_SIGNALS}

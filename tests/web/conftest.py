@@ -1,9 +1,13 @@
 """Real parts for the web tests: two kibitz servers on loopback, a real `kibitz web` gateway
 (uvicorn in a thread) talking to them, and headless Chromium (the system's, never a
-downloaded one) driven by Playwright."""
+downloaded one) driven by Playwright.
+
+Screenshots go to a temporary folder: `KIBITZ_SCREENSHOTS=docs/images` (a folder, relative
+to the repository) has them refresh the README's and docs/web.md's images instead."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +18,7 @@ from kibitz.server.config import ServerConfig
 from kibitz.server.embedded import BackgroundServer
 
 CHROMIUM = Path("/usr/bin/chromium")
+REPOSITORY = Path(__file__).resolve().parents[2]
 WEB_CONFIG = ServerConfig(
     host="127.0.0.1",
     port=0,
@@ -40,6 +45,17 @@ def gateway(kibitz_servers) -> Iterator[RunningGateway]:
     running = RunningGateway([server.address for server in kibitz_servers])
     yield running
     running.stop()
+
+
+@pytest.fixture(scope="session")
+def screenshots(tmp_path_factory) -> Path:
+    """Where the page tests write their screenshots (never a tracked file, unless asked)."""
+    wanted = os.environ.get("KIBITZ_SCREENSHOTS")
+    if not wanted:
+        return tmp_path_factory.mktemp("screenshots")
+    folder = REPOSITORY / wanted
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @pytest.fixture(scope="module")  # sync Playwright runs an event loop while it lives

@@ -3,7 +3,8 @@ servers: boards played by clicking, analysis with its live root-move table, game
 the engine to the end, engine against engine across two servers, errors, a phone's screen.
 
 Waits are on page conditions (the page marks its state in data- attributes), never sleeps.
-Some tests write the screenshots the README shows (docs/images/)."""
+Some tests take the screenshots the README shows, into the `screenshots` folder (a temporary
+one; `KIBITZ_SCREENSHOTS=docs/images` refreshes docs/images, see docs/web.md)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from servers import KIBITZ
 
 from kibitz.match.record import Record
 
-IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # Ra8#
 
 
@@ -125,7 +125,7 @@ def download(page, button: str) -> str:
 # ---------------------------------------------------------------------------- Connect Four
 
 
-def test_connect_four_click_undo_analyse_stop_and_play_to_the_end(page):
+def test_connect_four_click_undo_analyse_stop_and_play_to_the_end(page, screenshots):
     pick(page, "connect4")
     for column in "443":
         page.click(f"#board .column[data-move='{column}']")
@@ -145,7 +145,7 @@ def test_connect_four_click_undo_analyse_stop_and_play_to_the_end(page):
     assert "(stopped)" in stop(page)
     assert root_rows(page) == 7
     assert page.get_attribute("#graph", "data-points") == "1"
-    page.screenshot(path=str(IMAGES / "web-analysis.png"))
+    page.screenshot(path=str(screenshots / "web-analysis.png"))
 
     load(page, "121212")  # pasted: x wins at once in column 1
     assert page.inner_text("#status") == "x (red) to move"
@@ -172,7 +172,7 @@ def test_connect_four_click_undo_analyse_stop_and_play_to_the_end(page):
 # ---------------------------------------------------------------------------- chess
 
 
-def test_chess_click_moves_analyse_and_mate_the_engine(page):
+def test_chess_click_moves_analyse_and_mate_the_engine(page, screenshots):
     pick(page, "chess")
     page.click("#board [data-square='e2']")
     page.click("#board [data-square='e4']")
@@ -184,7 +184,7 @@ def test_chess_click_moves_analyse_and_mate_the_engine(page):
     wait_for_live_table(page, 20)  # Black's 20 replies
     stop(page)
     assert root_rows(page) == 20
-    page.screenshot(path=str(IMAGES / "web-chess.png"))
+    page.screenshot(path=str(screenshots / "web-chess.png"))
 
     load(page, MATE_IN_ONE)
     analyse(page, "depth", 2)
@@ -209,7 +209,7 @@ def test_chess_click_moves_analyse_and_mate_the_engine(page):
 # ---------------------------------------------------------------------------- Hex
 
 
-def test_hex_click_analyse_with_visits_and_play_to_the_end(page):
+def test_hex_click_analyse_with_visits_and_play_to_the_end(page, screenshots):
     pick(page, "hex")
     load(page, "5")
     assert page.locator("#board polygon.hex").count() == 25
@@ -227,7 +227,7 @@ def test_hex_click_analyse_with_visits_and_play_to_the_end(page):
     load(page, "3")
     play_to_the_end(page, "#board polygon.hex.legal")
     assert "joins" in page.inner_text("#status")  # "White (w) joins left and right"
-    page.screenshot(path=str(IMAGES / "web-hex-play.png"))
+    page.screenshot(path=str(screenshots / "web-hex-play.png"))
     record = json.loads(download(page, "#play-download"))
     assert record["game"] == "hex" and record["start"] == "3"
     assert record["moves"] == moves(page)
@@ -317,7 +317,7 @@ def test_no_server_is_an_error_message_not_a_blank_page(browser):
         dead.stop()
 
 
-def test_a_phone_sized_screen(page):
+def test_a_phone_sized_screen(page, screenshots):
     page.set_viewport_size({"width": 390, "height": 844})
     pick(page, "connect4")
     page.click("#board .column[data-move='4']")
@@ -325,7 +325,7 @@ def test_a_phone_sized_screen(page):
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     board = page.locator("#board svg").bounding_box()
     assert board["width"] > 300
-    page.screenshot(path=str(IMAGES / "web-phone.png"))
+    page.screenshot(path=str(screenshots / "web-phone.png"))
 
 
 def test_a_match_is_watched_game_by_game_and_move_by_move(browser, kibitz_servers, tmp_path):

@@ -1,8 +1,9 @@
 // Analysis: a search of the board's position with live depth, score, nodes/s, the line and
 // every root move's score (Info.root_moves); it follows the board until stopped.
 
-import { $, app, escapeHtml, playMove, render, showError } from "./app.js";
+import { $, app, playMove, render, showError } from "./app.js";
 import { search, stopSearch } from "./engines.js";
+import { escapeHtml } from "./html.js";
 
 const panel = () => $("analysis-panel");
 let wanted = false; // the user asked for analysis (until stop)
@@ -58,7 +59,7 @@ function rootMoves(moves) {
   if (visits) head.push("visits", "win", "draw", "loss");
   if (prior) head.push("prior");
   head.push("line");
-  const percent = (value) => (value === undefined ? "" : `${(value * 100).toFixed(1)}%`);
+  const percent = (value) => (value === undefined ? "" : `${(Number(value) * 100).toFixed(1)}%`);
   $("root-moves").querySelector("thead").innerHTML = `<tr>${head.map((name) => `<th>${name}</th>`).join("")}</tr>`;
   $("root-moves").querySelector("tbody").innerHTML = moves
     .map((move) => {
@@ -68,7 +69,7 @@ function rootMoves(moves) {
       if (chance) cells.push(`<td>${percent(move.probability)}</td>`);
       cells.push(`<td class="score${bound ? " bound" : ""}${score.proven && !bound ? " proven" : ""}">${escapeHtml(score.text)}</td>`);
       if (visits) {
-        cells.push(`<td>${score.visits ?? ""}</td>`, `<td>${percent(score.winProbability)}</td>`);
+        cells.push(`<td>${escapeHtml(score.visits)}</td>`, `<td>${percent(score.winProbability)}</td>`);
         cells.push(`<td>${percent(score.drawProbability)}</td>`, `<td>${percent(score.lossProbability)}</td>`);
       }
       if (prior) cells.push(`<td>${percent(move.prior)}</td>`);

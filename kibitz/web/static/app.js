@@ -6,6 +6,7 @@ import { get, post } from "./api.js";
 import { draw, resetSelection } from "./boards.js";
 import { closeAll, closeOnLeave, enginesFor, fillEngineSelect, optionsForm } from "./engines.js";
 import { drawGraph } from "./graph.js";
+import { escapeHtml, fillSelect } from "./html.js";
 import { initAnalysis } from "./analysis.js";
 import { initMatch } from "./match.js";
 import { initPlay, initWatch } from "./play.js";
@@ -104,7 +105,7 @@ export function render() {
   else status = `${app.playerName(position.toMove)} to move`;
   $("status").textContent = status;
   $("status").dataset.over = over ? "yes" : "no";
-  $("legal").innerHTML = position.legalMoves.map((move) => `<option>${escapeHtml(move)}</option>`).join("");
+  fillSelect($("legal"), position.legalMoves.map((move) => ({ value: move })));
   $("roll").hidden = position.toMove !== -1;
   for (const id of ["legal", "play-legal", "move-input", "play-typed", "roll"]) $(id).disabled = !enabled;
   renderMoves();
@@ -139,9 +140,6 @@ function renderMoves() {
   $("last").disabled = $("redo").disabled;
   for (const id of ["load-position", "reset-position", "game"]) $(id).disabled = app.locked;
 }
-
-export const escapeHtml = (text) =>
-  String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
 // Play `move` on the board: a new line from the cursor on (a move already next is kept).
 export async function playMove(move) {
@@ -217,9 +215,7 @@ async function pickServer(index) {
   app.server = index;
   const answer = await get(`/api/games?server=${index}`);
   app.games = answer.games;
-  $("game").innerHTML = app.games
-    .map((game) => `<option value="${escapeHtml(game.name)}">${escapeHtml(game.title)}</option>`)
-    .join("");
+  fillSelect($("game"), app.games.map((game) => ({ value: game.name, text: game.title })));
   const wanted = new URLSearchParams(location.search).get("game");
   await pickGame(app.games.some((game) => game.name === wanted) ? wanted : app.games[0].name);
 }
@@ -327,9 +323,7 @@ async function main() {
   try {
     const { servers, match } = await get("/api/servers");
     app.servers = servers;
-    $("server").innerHTML = servers
-      .map((server) => `<option value="${server.index}">${escapeHtml(server.address)}</option>`)
-      .join("");
+    fillSelect($("server"), servers.map((server) => ({ value: server.index, text: server.address })));
     $("server-box").hidden = servers.length < 2;
     initWatch();
     initMatch(match);

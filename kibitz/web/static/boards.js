@@ -4,9 +4,9 @@
 // draw(container, position, context): `position` is the gateway's describe answer,
 // context = { play(move), enabled, lastMove, flipped }.
 
+import { escapeHtml as escape } from "./html.js";
+
 const SVG = "http://www.w3.org/2000/svg";
-const escape = (text) =>
-  String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
 function svg(width, height, body, label) {
   return `<svg xmlns="${SVG}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escape(label)}">${body}</svg>`;

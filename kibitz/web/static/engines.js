@@ -2,6 +2,7 @@
 // page's sessions on the gateway, one per purpose ("analyse", "play", "watch0", ...).
 
 import { ApiError, del, get, post, stream } from "./api.js";
+import { fillSelect } from "./html.js";
 
 const enginesByServer = new Map(); // server index -> [EngineInfo]
 
@@ -20,14 +21,15 @@ export async function enginesFor(server, game) {
 }
 
 export function fillEngineSelect(select, engines) {
-  select.innerHTML = engines
-    .map((engine) => `<option value="${engine.name}" title="${engine.description.replace(/"/g, "&quot;")}">${engine.name}</option>`)
-    .join("");
+  fillSelect(
+    select,
+    engines.map((engine) => ({ value: engine.name, text: engine.name, title: engine.description })),
+  );
 }
 
 // The option inputs of `engine` inside `container`; `read()` answers the changed ones.
 export function optionsForm(container, engine) {
-  container.innerHTML = "";
+  container.replaceChildren();
   const inputs = [];
   for (const option of engine ? engine.options : []) {
     const label = document.createElement("label");
@@ -40,7 +42,7 @@ export function optionsForm(container, engine) {
       input.checked = option.default === "true";
     } else if (option.type === "combo") {
       input = document.createElement("select");
-      input.innerHTML = option.choices.map((choice) => `<option>${choice}</option>`).join("");
+      fillSelect(input, option.choices.map((choice) => ({ value: choice })));
       input.value = option.default;
     } else {
       input = document.createElement("input");

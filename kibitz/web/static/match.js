@@ -3,7 +3,8 @@
 // board, and a game being played follows its moves there.
 
 import { get } from "./api.js";
-import { $, app, escapeHtml, pickGame, showError, showLine } from "./app.js";
+import { $, app, pickGame, showError, showLine } from "./app.js";
+import { escapeHtml } from "./html.js";
 
 const POLL_MS = 1000;
 let shown = null; // the game on the board: { id, count } (its moves when last shown)
@@ -55,7 +56,8 @@ async function poll() {
 function item(game, text, state) {
   const selected = shown && shown.id === game.id ? " selected" : "";
   const players = `${escapeHtml(game.engines[0])} - ${escapeHtml(game.engines[1])}`;
-  return `<li class="${state}${selected}" data-id="${game.id}"><button type="button">game ${game.id + 1}</button> ${players}: ${escapeHtml(text)}</li>`;
+  const id = Number(game.id);
+  return `<li class="${state}${selected}" data-id="${id}"><button type="button">game ${id + 1}</button> ${players}: ${escapeHtml(text)}</li>`;
 }
 
 async function show(game) {

@@ -2,8 +2,9 @@
 // engine against engine (each on a server of its own, watched live); a finished game is
 // downloadable (PGN for chess, a JSON record otherwise).
 
-import { $, app, escapeHtml, playMove, randomOutcome, render, showError } from "./app.js";
+import { $, app, playMove, randomOutcome, render, showError } from "./app.js";
 import { closeSession, enginesFor, fillEngineSelect, search, stopSearch } from "./engines.js";
+import { fillSelect } from "./html.js";
 
 // ------------------------------------------------------------------ shared
 
@@ -300,9 +301,9 @@ async function stopWatch() {
 }
 
 export function initWatch() {
-  const servers = app.servers.map((server) => `<option value="${server.index}">${escapeHtml(server.address)}</option>`).join("");
+  const servers = app.servers.map((server) => ({ value: server.index, text: server.address }));
   for (const side of [0, 1]) {
-    $(`watch-server-${side}`).innerHTML = servers;
+    fillSelect($(`watch-server-${side}`), servers);
     $(`watch-server-${side}`).onchange = () => fillWatchEngines(side).catch(showError);
   }
   if (app.servers.length > 1) $("watch-server-1").value = String(app.servers[1].index);
