@@ -12,7 +12,6 @@ from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from kibitz.engines import (
     EngineDefinition,
@@ -20,6 +19,7 @@ from kibitz.engines import (
     load_plugins,
     register_engines,
 )
+from kibitz.server import reflection
 from kibitz.server.auth import TokenInterceptor, Tokens
 from kibitz.server.config import ServerConfig
 from kibitz.server.service import EngineService
@@ -58,9 +58,7 @@ class Server:
             log.warning("%s", problem)
         pb_grpc.add_EngineServiceServicer_to_server(self.service, self._grpc)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self._grpc)
-        reflection.enable_server_reflection(
-            (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), self._grpc
-        )
+        reflection.enable((SERVICE_NAME, health.SERVICE_NAME), self._grpc)
         address = f"{self.config.host}:{self.config.port}"
         try:
             if self._credentials is None:

@@ -2,8 +2,9 @@
 identity that sessions belong to (docs/production.md, "Tokens").
 
 The token file has one `NAME TOKEN` pair a line (blank lines and `#` comments are skipped).
-A call to the engine service must carry `authorization: Bearer TOKEN` metadata; health
-checking and reflection stay open (reflection describes the API, no data).
+A call to the engine service must carry `authorization: Bearer TOKEN` metadata (the scheme
+in any case, as RFC 7235 has it, and blanks around the parts tolerated); health checking and
+reflection stay open (reflection describes the API, no data).
 """
 
 from __future__ import annotations
@@ -51,14 +52,25 @@ class Tokens:
 
     def name_for(self, metadata: Sequence[tuple[str, str | bytes]] | None) -> str | None:
         """The name of the token in `authorization: Bearer TOKEN` metadata, if valid."""
-        given = next((value for key, value in metadata or () if key == "authorization"), None)
-        if not isinstance(given, str) or not given.startswith("Bearer "):
+        token = bearer_token(metadata)
+        if token is None:
             return None
-        token = given[len("Bearer ") :].strip()
         for known, name in self._names.items():  # compare_digest: no timing side channel
             if hmac.compare_digest(known.encode(), token.encode()):
                 return name
         return None
+
+
+def bearer_token(metadata: Sequence[tuple[str, str | bytes]] | None) -> str | None:
+    """The token of `authorization: Bearer TOKEN` metadata: the scheme in any case (RFC
+    7235), blanks around and between the parts ignored; None if the call sent none."""
+    given = next((value for key, value in metadata or () if key == "authorization"), None)
+    if not isinstance(given, str):
+        return None
+    parts = given.split(None, 1)
+    if len(parts) != 2 or parts[0].lower() != "bearer":
+        return None
+    return parts[1].strip()
 
 
 def identity(context: grpc.aio.ServicerContext, tokens: Tokens | None) -> str:
@@ -88,28 +100,36 @@ class TokenInterceptor(grpc.aio.ServerInterceptor):
             return handler
         if self.tokens.name_for(details.invocation_metadata) is not None:
             return handler
-        return _refusal(handler)
+        sent = bearer_token(details.invocation_metadata) is not None
+        return _refusal(handler, REFUSED if sent else MISSING)
 
 
-async def _refuse(request: object, context: grpc.aio.ServicerContext) -> None:
-    await context.abort(
-        grpc.StatusCode.UNAUTHENTICATED,
-        "this server requires a token: send 'authorization: Bearer TOKEN' metadata "
-        "(kibitz --token TOKEN, or KIBITZ_TOKEN)",
-    )
+MISSING = (
+    "this server requires a token: send 'authorization: Bearer TOKEN' metadata "
+    "(kibitz --token TOKEN, or KIBITZ_TOKEN)"
+)
+"""The answer to a call without a token."""
+REFUSED = (
+    "the token was not accepted: this server does not know it (check kibitz --token TOKEN, "
+    "or KIBITZ_TOKEN)"
+)
+"""The answer to a call whose token the server does not know."""
 
 
-async def _refuse_stream(request: object, context: grpc.aio.ServicerContext):
-    await _refuse(request, context)
-    yield  # pragma: no cover - never reached: abort raises
+def _refusal(handler: grpc.RpcMethodHandler, message: str) -> grpc.RpcMethodHandler:
+    """A handler of the same kind as `handler` that refuses the call with `message`."""
 
+    async def refuse(request: object, context: grpc.aio.ServicerContext) -> None:
+        await context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
 
-def _refusal(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
-    """A handler of the same kind as `handler` that refuses the call."""
+    async def refuse_stream(request: object, context: grpc.aio.ServicerContext):
+        await refuse(request, context)
+        yield  # pragma: no cover - never reached: abort raises
+
     if handler.unary_stream is not None:
         return grpc.unary_stream_rpc_method_handler(
-            _refuse_stream, handler.request_deserializer, handler.response_serializer
+            refuse_stream, handler.request_deserializer, handler.response_serializer
         )
     return grpc.unary_unary_rpc_method_handler(
-        _refuse, handler.request_deserializer, handler.response_serializer
+        refuse, handler.request_deserializer, handler.response_serializer
     )

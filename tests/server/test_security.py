@@ -8,7 +8,9 @@ import threading
 import grpc
 import pytest
 from credentials import TOKENS, self_signed, token_file
+from google.protobuf import descriptor_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2
 
 from kibitz.clients import (
     Client,
@@ -20,6 +22,7 @@ from kibitz.clients import (
     Unauthenticated,
 )
 from kibitz.v1 import engine_pb2 as pb
+from kibitz.v1 import engine_pb2_grpc as pb_grpc
 
 X_WINS_AT_C3 = "xx./oo./... x"  # x to move; c3 wins at once
 ALICE, BOB = TOKENS["alice"], TOKENS["bob"]
@@ -97,9 +100,13 @@ async def test_a_missing_or_unreadable_ca_file_is_a_clear_value_error(tmp_path):
 
 
 async def test_calls_without_a_valid_token_are_unauthenticated(token_server):
-    for token in ("", "mallory-0123456789abcdef", "Bearer " + ALICE):
+    for token, told in (
+        ("", "requires a token: send 'authorization: Bearer TOKEN'"),
+        ("mallory-0123456789abcdef", "the token was not accepted"),
+        ("Bearer " + ALICE, "the token was not accepted"),
+    ):
         async with Client(token_server.address, token=token) as client:
-            with pytest.raises(Unauthenticated, match="requires a token") as caught:
+            with pytest.raises(Unauthenticated, match=told) as caught:
                 await client.games()
             assert caught.value.code == grpc.StatusCode.UNAUTHENTICATED
             with pytest.raises(Unauthenticated):
@@ -109,6 +116,98 @@ async def test_calls_without_a_valid_token_are_unauthenticated(token_server):
     async with Client(token_server.address, token=ALICE) as client:
         assert await client.games()
         assert (await client.analyze("tictactoe", X_WINS_AT_C3, depth=1)).best_move == "c3"
+
+
+async def _games_with(address: str, metadata: tuple[tuple[str, str], ...], tls_ca=None):
+    """ListGames over a raw channel with exactly `metadata` (no client to tidy it up)."""
+    if tls_ca is None:
+        channel = grpc.aio.insecure_channel(address)
+    else:
+        channel = grpc.aio.secure_channel(
+            address, grpc.ssl_channel_credentials(tls_ca.read_bytes())
+        )
+    async with channel:
+        stub = pb_grpc.EngineServiceStub(channel)
+        return await stub.ListGames(pb.ListGamesRequest(), metadata=metadata)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [f"Bearer {ALICE}", f"bearer {ALICE}", f"BEARER {ALICE}", f"beArer    {ALICE}"],
+)
+async def test_the_bearer_scheme_is_case_insensitive_and_blanks_are_tolerated(token_server, value):
+    reply = await _games_with(token_server.address, (("authorization", value),))
+    assert "connect4" in {game.name for game in reply.games}
+
+
+@pytest.mark.parametrize(
+    ("value", "told"),
+    [
+        (None, "requires a token"),
+        ("Bearer", "requires a token"),
+        ("Bearer   ", "requires a token"),
+        (f"Basic {ALICE}", "requires a token"),
+        (ALICE, "requires a token"),  # no scheme at all
+        ("bearer mallory-0123456789abcdef", "the token was not accepted"),
+        (f"Bearer {ALICE}x", "the token was not accepted"),
+    ],
+)
+async def test_a_missing_token_and_a_refused_one_are_told_apart(token_server, value, told):
+    metadata = (("authorization", value),) if value is not None else ()
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await _games_with(token_server.address, metadata)
+    assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    assert told in caught.value.details()
+
+
+REFLECTION = {
+    "v1": "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+    "v1alpha": "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+}
+
+
+async def _reflect(channel: grpc.aio.Channel, version: str, **request: str):
+    """One reflection request and its answer. v1 and v1alpha share their messages field for
+    field (v1 only renamed the package), so v1alpha's classes encode a v1 client's bytes."""
+    call = channel.stream_stream(
+        REFLECTION[version],
+        request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+        response_deserializer=reflection_pb2.ServerReflectionResponse.FromString,
+    )
+    async for response in call(iter([reflection_pb2.ServerReflectionRequest(**request)])):
+        return response
+    raise AssertionError("no reflection answer")
+
+
+@pytest.mark.parametrize("version", ["v1", "v1alpha"])
+async def test_reflection_v1_and_v1alpha_need_no_token(make_server, credentials, version):
+    certificate, _, tokens = credentials
+    server = make_server(
+        tls_cert=str(certificate.cert), tls_key=str(certificate.key), auth_tokens=str(tokens)
+    )
+    trust = grpc.ssl_channel_credentials(certificate.cert.read_bytes())
+    async with grpc.aio.secure_channel(server.address, trust) as channel:
+        listed = await _reflect(channel, version, list_services="")
+        names = {service.name for service in listed.list_services_response.service}
+        assert {
+            "kibitz.v1.EngineService",
+            "grpc.health.v1.Health",
+            "grpc.reflection.v1.ServerReflection",
+            "grpc.reflection.v1alpha.ServerReflection",
+        } <= names
+        for symbol, package in (
+            ("kibitz.v1.EngineService", "kibitz.v1"),
+            (f"grpc.reflection.{version}.ServerReflection", f"grpc.reflection.{version}"),
+        ):
+            found = await _reflect(channel, version, file_containing_symbol=symbol)
+            files = [
+                descriptor_pb2.FileDescriptorProto.FromString(data)
+                for data in found.file_descriptor_response.file_descriptor_proto
+            ]
+            assert package in {file.package for file in files}, symbol
+        # the service itself still needs a token
+        with pytest.raises(grpc.aio.AioRpcError, match="requires a token"):
+            await pb_grpc.EngineServiceStub(channel).ListGames(pb.ListGamesRequest())
 
 
 async def test_health_checking_needs_no_token(token_server):
@@ -142,6 +241,15 @@ async def test_tls_and_tokens_together(make_server, credentials):
     async with client, await client.open("connect4") as session:
         assert (await client.sessions())[0].owner == "alice"
         assert (await session.search(moves="4453", depth=3)).depth == 3
+    # a lower-case scheme over TLS (as grpc-js and curl users write it)
+    reply = await _games_with(
+        server.address, (("authorization", f"bearer {ALICE}"),), tls_ca=certificate.cert
+    )
+    assert reply.games
+    with pytest.raises(grpc.aio.AioRpcError, match="the token was not accepted"):
+        await _games_with(
+            server.address, (("authorization", "bearer wrong-0123456789"),), certificate.cert
+        )
 
 
 # ---------------------------------------------------------------------------- ownership
