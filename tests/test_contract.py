@@ -87,3 +87,66 @@ def test_protocol_reference_covers_every_rpc_and_message(tmp_path):
     names = [m.name for m in file.service[0].method] + [m.name for m in file.message_type]
     missing = [name for name in names if f"`{name}`" not in doc]
     assert not missing, f"docs/protocol.md does not mention: {missing}"
+
+
+def test_protocol_reference_covers_every_field(tmp_path):
+    file = _descriptor(tmp_path)
+    doc = (ROOT / "docs" / "protocol.md").read_text()
+    missing = [
+        f"{msg.name}.{field.name}"
+        for msg in file.message_type
+        for field in msg.field
+        if f"`{field.name}`" not in doc and f"`{msg.name}.{field.name}`" not in doc
+    ]
+    assert not missing, f"docs/protocol.md does not mention these fields: {missing}"
+
+
+def test_deprecated_fields_say_so_and_name_their_replacement(tmp_path):
+    file = _descriptor(tmp_path)
+    doc = (ROOT / "docs" / "protocol.md").read_text()
+    comments = {tuple(loc.path): loc.leading_comments for loc in file.source_code_info.location}
+    deprecated = [
+        (f"{msg.name}.{field.name}", comments.get((MESSAGE, i, FIELD, j), ""))
+        for i, msg in enumerate(file.message_type)
+        for j, field in enumerate(msg.field)
+        if field.options.deprecated
+    ]
+    assert deprecated, "no deprecated field: the check below checks nothing"
+    for name, comment in deprecated:
+        assert "Deprecated" in comment, f"{name}: its comment does not say it is deprecated"
+        assert f"`{name}`" in doc, f"docs/protocol.md does not list the deprecated {name}"
+
+
+def test_v1_only_grows(tmp_path):
+    """Every field of tests/data/kibitz_v1_fields.txt (the contract as it was) keeps its
+    name, number and type: v1 is additive (a new field: add its line there)."""
+    file = _descriptor(tmp_path)
+    now = {
+        f"{prefix}{msg.name}.{field.name}": _shape(field)
+        for prefix, msg in _messages(file.message_type)
+        for field in msg.field
+    }
+    pinned = (ROOT / "tests" / "data" / "kibitz_v1_fields.txt").read_text().splitlines()
+    for line in pinned:
+        name, _, shape = line.partition(" ")
+        assert now.get(name) == shape, f"{name} was `{shape}`, is now `{now.get(name)}`"
+    assert sorted(now) == sorted(line.split(" ", 1)[0] for line in pinned), (
+        "new fields: add them to tests/data/kibitz_v1_fields.txt"
+    )
+
+
+def _messages(messages, prefix=""):
+    for msg in messages:
+        yield prefix, msg
+        yield from _messages(msg.nested_type, f"{prefix}{msg.name}.")
+
+
+def _shape(field: descriptor_pb2.FieldDescriptorProto) -> str:
+    """A field's number, cardinality and type, e.g. `3 repeated string`, `1 optional uint32`
+    (explicit presence), `3 singular .kibitz.v1.Score`."""
+    if field.label == descriptor_pb2.FieldDescriptorProto.LABEL_REPEATED:
+        label = "repeated"
+    else:
+        label = "optional" if field.proto3_optional else "singular"
+    kind = descriptor_pb2.FieldDescriptorProto.Type.Name(field.type).removeprefix("TYPE_")
+    return f"{field.number} {label} {field.type_name or kind.lower()}"

@@ -388,6 +388,11 @@ class Client:
     async def engines(self) -> list[pb.EngineInfo]:
         return list((await self.call("ListEngines", pb.ListEnginesRequest())).engines)
 
+    async def limit_ranges(self) -> pb.LimitRanges:
+        """The search limits the server accepts (largest depth, move time, multipv, clock)
+        and its defaults (move time, cap on untimed searches), in milliseconds."""
+        return (await self.call("ListEngines", pb.ListEnginesRequest())).limit_ranges
+
     async def describe(
         self, game: str, position: str = "", moves: Iterable[str] = ()
     ) -> pb.PositionInfo:

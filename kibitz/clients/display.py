@@ -11,9 +11,7 @@ from collections.abc import Iterable, Sequence
 
 import chess
 
-from kibitz.clients.values import Bound, Score, ScoreKind
-
-_PREFIX = {Bound.LOWER: ">=", Bound.UPPER: "<="}
+from kibitz.clients.values import Score, ScoreKind
 
 
 class Display:
@@ -51,11 +49,12 @@ class ChessDisplay(Display):
         return written
 
     def score(self, score: Score) -> str:
+        """A mate (proven, or a bound such as ``>=mate in 3``) in moves; the rest as is."""
         moves = (score.plies + 1) // 2
         if score.kind is ScoreKind.WIN:
-            return _PREFIX.get(score.bound, "") + f"mate in {moves}"
+            return score.qualifier() + f"mate in {moves}"
         if score.kind is ScoreKind.LOSS:
-            return _PREFIX.get(score.bound, "") + f"mated in {moves}"
+            return score.qualifier() + f"mated in {moves}"
         return str(score)
 
 

@@ -99,6 +99,12 @@ def queued_line(info: Info) -> str:
     return f"queued for {info.queued:.2f}s (every search slot was busy)"
 
 
+def _idle_seconds(session: pb.Session) -> float:
+    """How long a session has been unused: `idle_ms`, or the deprecated `idle_seconds` of
+    a server older than it."""
+    return session.idle_ms / 1000 or session.idle_seconds
+
+
 def sessions_table(sessions: list[pb.Session]) -> str:
     """Sessions as a table: id, game, engine, whether searching, searches, idle time, owner."""
     header = ("id", "game", "engine", "searching", "searches", "idle", "owner")
@@ -109,7 +115,7 @@ def sessions_table(sessions: list[pb.Session]) -> str:
             session.engine,
             "yes" if session.searching else "no",
             str(session.searches),
-            f"{session.idle_seconds:.0f}s",
+            f"{_idle_seconds(session):.0f}s",
             session.owner,
         )
         for session in sessions

@@ -209,6 +209,9 @@ class SyncClient:
     def engines(self) -> list[pb.EngineInfo]:
         return self._runner.run(self._client.engines())
 
+    def limit_ranges(self) -> pb.LimitRanges:
+        return self._runner.run(self._client.limit_ranges())
+
     def describe(self, game: str, position: str = "", moves: Iterable[str] = ()) -> pb.PositionInfo:
         return self._runner.run(self._client.describe(game, position, moves))
 

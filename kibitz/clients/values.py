@@ -132,16 +132,17 @@ def _ms(seconds: float) -> int:
 
 
 class ScoreKind(StrEnum):
-    """What a score's value means."""
+    """What a score's value means. WIN, LOSS and DRAW are proven results only with bound
+    EXACT (`Score.proven`); with LOWER or UPPER they are bounds ("at least a draw")."""
 
     HEURISTIC = "heuristic"
     """An estimate in centi-units (`Score.centi`); positive is good for `Score.player`."""
     WIN = "win"
-    """A proven win for `Score.player` in `Score.plies` plies."""
+    """A win for `Score.player` in `Score.plies` plies."""
     LOSS = "loss"
-    """A proven loss for `Score.player` in `Score.plies` plies."""
+    """A loss for `Score.player` in `Score.plies` plies."""
     DRAW = "draw"
-    """A proven draw."""
+    """A draw."""
 
 
 class Bound(StrEnum):
@@ -159,6 +160,7 @@ _BOUNDS = {pb.Score.Bound.Value(bound.name): bound for bound in Bound}
 _OTHER_KIND = {ScoreKind.WIN: ScoreKind.LOSS, ScoreKind.LOSS: ScoreKind.WIN}
 _OTHER_BOUND = {Bound.LOWER: Bound.UPPER, Bound.UPPER: Bound.LOWER}
 _BOUND_PREFIX = {Bound.LOWER: ">=", Bound.UPPER: "<="}
+_RESULTS = frozenset((ScoreKind.WIN, ScoreKind.LOSS, ScoreKind.DRAW))
 
 
 @dataclass(frozen=True)
@@ -167,7 +169,8 @@ class Score:
     the searched position (at a chance event: the player it belongs to, e.g. who rolls).
 
     ``str(score)`` is the text the CLI shows: ``+0.35``, ``win in 7``, ``<=-1.20``,
-    ``>=draw``; a format spec pads that text (``f"{score:>12}"``).
+    ``>=draw``; a format spec pads that text (``f"{score:>12}"``). `proven` tells a proven
+    result (``win in 7``) from a bound or an estimate.
     """
 
     kind: ScoreKind = ScoreKind.HEURISTIC
@@ -186,6 +189,14 @@ class Score:
     """Number of visits behind the estimate (MCTS)."""
     expected_value: float | None = None
     """The expected final return, unrounded (expectimax; backgammon: cubeless equity)."""
+    proven: bool | None = None
+    """Whether this is a proven result: a WIN, LOSS or DRAW with bound EXACT (the wire's
+    `Score.proven`). Never None once made: a score made without it (here, or from a
+    server older than the field) gets it from its kind and bound."""
+
+    def __post_init__(self) -> None:
+        if self.proven is None:
+            object.__setattr__(self, "proven", self.kind in _RESULTS and self.bound is Bound.EXACT)
 
     @classmethod
     def from_pb(cls, message: pb.Score) -> Score:
@@ -203,6 +214,7 @@ class Score:
             loss_probability=optional("loss_probability"),
             visits=optional("visits"),
             expected_value=optional("expected_value"),
+            proven=message.proven or None,
         )
 
     def for_player(self, player: int) -> Score:
@@ -242,7 +254,12 @@ class Score:
             text = f"{self.expected_value:+.3f}"
         else:
             text = f"{self.centi / 100:+.2f}"
-        return _BOUND_PREFIX.get(self.bound, "") + text
+        return self.qualifier() + text
+
+    def qualifier(self) -> str:
+        """What goes before the value: "" for a proven result or an exact estimate, ">="
+        or "<=" for a bound."""
+        return "" if self.proven else _BOUND_PREFIX.get(self.bound, "")
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)

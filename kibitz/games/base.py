@@ -71,6 +71,14 @@ class Game(ABC):
     default_engine: ClassVar[str | None] = None
     """The engine a request without one gets; None: the first registered engine that
     supports the game."""
+    notation: ClassVar[str] = ""
+    """A machine-readable id of the position notation, e.g. ``"fen"``; "" names none."""
+    player_names: ClassVar[tuple[str, ...]] = ()
+    """Each player's name, index 0 = first player, e.g. ``("White", "Black")``; empty:
+    "player 1", "player 2", ... (`names_of_players`)."""
+    board_shape: ClassVar[tuple[int, ...]] = ()
+    """The start position's board dimensions, rows first (e.g. ``(6, 7)``); empty where
+    the game has no grid. `shape()` gives a position's own."""
 
     # -- notation ---------------------------------------------------------------------------
 
@@ -127,6 +135,16 @@ class Game(ABC):
         chance node the player the event belongs to (backgammon: the player about to roll;
         CHANCE, the default there, where it belongs to nobody)."""
         return self.to_move()
+
+    def shape(self) -> tuple[int, ...]:
+        """This position's board dimensions, rows first: `board_shape` unless the size
+        varies between positions (Hex)."""
+        return self.board_shape
+
+    @classmethod
+    def names_of_players(cls) -> tuple[str, ...]:
+        """`player_names`, or "player 1", "player 2", ... for a game that names none."""
+        return cls.player_names or tuple(f"player {index + 1}" for index in range(cls.players))
 
     def chance_outcomes(self) -> list[tuple[Move, float]]:
         """At a chance node: the outcomes and their probabilities, which sum to 1."""

@@ -159,6 +159,9 @@ class ConnectFour(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Symmetry
     title: ClassVar[str] = "Connect Four"
     default_position: ClassVar[str] = "/".join(["." * WIDTH] * HEIGHT)
     default_engine: ClassVar[str] = "alphabeta"
+    notation: ClassVar[str] = "connect4-rows"
+    player_names: ClassVar[tuple[str, ...]] = ("x", "o")
+    board_shape: ClassVar[tuple[int, ...]] = (HEIGHT, WIDTH)
     strong_move_order: ClassVar[bool] = True  # threat counting beats history and killers
     notation_help: ClassVar[str] = (
         "Position: either the moves played so far as column digits 1-7, first player "

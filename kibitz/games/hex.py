@@ -242,6 +242,9 @@ class Hex(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Playout):
     title: ClassVar[str] = "Hex"
     default_position: ClassVar[str] = "/".join([str(DEFAULT_SIZE)] * DEFAULT_SIZE) + " b"
     default_engine: ClassVar[str] = "mcts"
+    notation: ClassVar[str] = "hex-rows"
+    player_names: ClassVar[tuple[str, ...]] = ("Black", "White")
+    board_shape: ClassVar[tuple[int, ...]] = (DEFAULT_SIZE, DEFAULT_SIZE)
     all_moves_as_first: ClassVar[bool] = True
     """A cell is worth much the same later in a game: RAVE pays (`Playout`)."""
     strong_move_order: ClassVar[bool] = True
@@ -282,6 +285,11 @@ class Hex(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Playout):
         for player, stones in enumerate(self._stones):
             for cell in _cells_of(stones, geometry.width):
                 self._key ^= geometry.zobrist[player][cell]
+
+    def shape(self) -> tuple[int, ...]:
+        """An n x n board: (n, n)."""
+        size = self._geometry.size
+        return (size, size)
 
     # -- notation ---------------------------------------------------------------------------
 

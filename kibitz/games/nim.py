@@ -49,6 +49,8 @@ class Nim(Game, HashKey, Evaluation, MoveOrdering):
     title: ClassVar[str] = "Nim"
     default_position: ClassVar[str] = "3,4,5"
     default_engine: ClassVar[str] = "alphabeta"
+    notation: ClassVar[str] = "nim-heaps"
+    player_names: ClassVar[tuple[str, ...]] = ("player 1", "player 2")
     notation_help: ClassVar[str] = (
         "Position: heap sizes separated by commas (1 to 16 heaps of 0 to 1000 objects), "
         "optionally followed by a space and the player to move (1 or 2, default 1), "

@@ -48,6 +48,8 @@ class Pig(Game, HashKey, ExpectedReturn):
         "Moves: roll (r), hold (h); at a roll, the die's face 1-6."
     )
     default_engine: ClassVar[str | None] = "expectimax"
+    notation: ClassVar[str] = "pig-scores"
+    player_names: ClassVar[tuple[str, ...]] = ("player 1", "player 2")
 
     def __init__(self, goal: int = 100, horizon: int = 1000) -> None:
         self.goal = goal

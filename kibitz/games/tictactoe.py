@@ -56,6 +56,9 @@ class TicTacToe(Game, HashKey, Evaluation, MoveOrdering):
     title: ClassVar[str] = "Tic-tac-toe"
     default_position: ClassVar[str] = ".../.../... x"
     default_engine: ClassVar[str] = "alphabeta"
+    notation: ClassVar[str] = "tictactoe-rows"
+    player_names: ClassVar[tuple[str, ...]] = ("x", "o")
+    board_shape: ClassVar[tuple[int, ...]] = (3, 3)
     notation_help: ClassVar[str] = (
         "Position: the three rows from top to bottom separated by '/', each three cells "
         "of x, o or '.', then optionally a space and the side to move (x or o; inferred "

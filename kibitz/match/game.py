@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from kibitz.clients.values import Bound, Limits, Result, Score, ScoreKind
+from kibitz.clients.values import Limits, Result, Score, ScoreKind
 from kibitz.games import CHANCE, GAMES, Game
 from kibitz.match.spec import DrawRule, MoveLimits, ResignRule, TimeControl
 
@@ -209,9 +209,7 @@ def centi(score: Score) -> int:
 
 def proven(score: Score) -> str | None:
     """ "win", "loss" or "draw" when the score proves it, else None."""
-    if score.bound is not Bound.EXACT or score.kind is ScoreKind.HEURISTIC:
-        return None
-    return str(score.kind)
+    return str(score.kind) if score.proven else None
 
 
 # ---------------------------------------------------------------------------- one game

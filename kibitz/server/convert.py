@@ -30,6 +30,12 @@ _KINDS = {
 }
 _BOUNDS = {Bound.EXACT: pb.Score.EXACT, Bound.LOWER: pb.Score.LOWER, Bound.UPPER: pb.Score.UPPER}
 _STOP_REASONS = {reason: pb.Result.StopReason.Value(reason.name) for reason in StopReason}
+_RESULTS = frozenset((ScoreKind.WIN, ScoreKind.LOSS, ScoreKind.DRAW))
+
+
+def is_proven(score: Score) -> bool:
+    """Whether `score` is a proven result (Score.proven): a win, loss or draw, exactly."""
+    return score.kind in _RESULTS and score.bound is Bound.EXACT
 
 
 @functools.lru_cache(maxsize=4096)
@@ -43,6 +49,7 @@ def score_to_pb(score: Score, player: int) -> pb.Score:
         plies=score.plies,
         bound=_BOUNDS[score.bound],
         player=player,
+        proven=is_proven(score),
     )
     for name in ("win", "draw", "loss"):
         value = getattr(score, name)
@@ -55,7 +62,8 @@ def score_to_pb(score: Score, player: int) -> pb.Score:
     return message
 
 
-def _ms(seconds: float) -> int:
+def ms(seconds: float) -> int:
+    """Seconds as the wire's whole milliseconds (never negative)."""
     return max(0, round(seconds * 1000))
 
 
@@ -81,7 +89,7 @@ def info_to_pb(info: Info, state: Game, root_moves: Iterable[pb.RootMove] = ()) 
         score=score_to_pb(info.score, state.perspective()),
         nodes=info.nodes,
         nodes_per_second=info.nps,
-        time_ms=_ms(info.time),
+        time_ms=ms(info.time),
         pv=state.format_line(info.pv),
         multipv=info.multipv,
         hash_full=info.hashfull,
@@ -104,7 +112,7 @@ def result_to_pb(result: Result, state: Game) -> pb.Result:
         pv=pv,
         root_moves=[root_move_to_pb(root, state) for root in result.root_moves],
         nodes=result.nodes,
-        time_ms=_ms(result.time),
+        time_ms=ms(result.time),
         depth=result.depth,
         selective_depth=result.seldepth,
         stats=result.stats,
@@ -128,7 +136,7 @@ def provisional_result(info: Info, root_moves: list[pb.RootMove]) -> pb.Result:
         pv=best.pv,
         root_moves=root_moves,
         nodes=info.nodes,
-        time_ms=_ms(info.time),
+        time_ms=ms(info.time),
         depth=info.depth,
         selective_depth=info.seldepth,
     )
@@ -216,4 +224,7 @@ def game_info(game_cls: type[Game]) -> pb.GameInfo:
         default_engine=default_engine.name if default_engine is not None else "",
         zero_sum=game_cls.zero_sum,
         capabilities=[capability.capability_name for capability in capabilities_of(game_cls)],
+        notation=game_cls.notation,
+        player_names=game_cls.names_of_players(),
+        board_shape=game_cls.board_shape,
     )

@@ -25,6 +25,7 @@ from kibitz.server.validation import (
     SearchJob,
     engine_for,
     game_named,
+    limit_ranges,
     parse_position,
     prepare_search,
     typed_options,
@@ -117,7 +118,10 @@ class EngineService(pb_grpc.EngineServiceServicer):
     async def ListEngines(self, request, context) -> pb.ListEnginesResponse:
         games = list(GAMES.values())
         return pb.ListEnginesResponse(
-            engines=[convert.engine_info(ENGINES[n], games) for n in sorted(ENGINES)]
+            engines=[convert.engine_info(ENGINES[n], games) for n in sorted(ENGINES)],
+            limit_ranges=limit_ranges(
+                self.config.default_move_time_ms, self.config.max_search_time
+            ),
         )
 
     @_handles_errors
@@ -131,6 +135,7 @@ class EngineService(pb_grpc.EngineServiceServicer):
             to_move=state.to_move(),
             legal_moves=[state.format_move(move) for move in state.legal_moves()],
             perspective=state.perspective(),
+            board_shape=state.shape(),
         )
         if state.to_move() == CHANCE:
             odds = dict(state.chance_outcomes())
@@ -142,6 +147,7 @@ class EngineService(pb_grpc.EngineServiceServicer):
     # -- sessions -------------------------------------------------------------------------
 
     def _session_pb(self, session: Session) -> pb.Session:
+        idle = 0.0 if session.searching else time.monotonic() - session.last_used
         return pb.Session(
             id=session.id,
             game=session.game.name,
@@ -149,9 +155,11 @@ class EngineService(pb_grpc.EngineServiceServicer):
             options={name: convert.option_text(value) for name, value in session.options.items()},
             searching=session.searching,
             searches=session.searches,
-            idle_timeout_seconds=self.config.idle_timeout,
+            idle_timeout_seconds=self.config.idle_timeout,  # deprecated twins of the _ms ones
             owner=session.owner,
-            idle_seconds=0.0 if session.searching else time.monotonic() - session.last_used,
+            idle_seconds=idle,
+            idle_timeout_ms=convert.ms(self.config.idle_timeout),
+            idle_ms=convert.ms(idle),
         )
 
     async def _configured_worker(self, setup: tuple[str, str, dict[str, Any]]) -> Worker:
@@ -419,15 +427,21 @@ def _queue_deadline(job: SearchJob, started: float) -> float | None:
     return None if job.deadline is None or not job.timed else started + job.deadline
 
 
+def _queued_ms(waited: float) -> int:
+    """Seconds waited for a slot as the wire's whole milliseconds: at least 1 if any."""
+    return max(1, round(waited * 1000)) if waited else 0
+
+
 def _queued_info(waited: float) -> pb.SearchResponse:
     """The Info that opens the stream of a search that waited for a slot."""
-    return pb.SearchResponse(info=pb.Info(queued_ms=max(1, round(waited * 1000))))
+    return pb.SearchResponse(info=pb.Info(queued_ms=_queued_ms(waited)))
 
 
 def _finished(result: pb.Result, job: SearchJob, waited: float) -> pb.Result:
-    """The worker's Result with what the server adds: the time queued, and TIME_CAP for a
-    search without a time limit of its own that the server's cap ended."""
-    result.stats["queued_ms"] = round(waited * 1000, 3)
+    """The worker's Result with what the server adds: the time queued (the opening Info's
+    `queued_ms`), and TIME_CAP for a search without a time limit of its own that the
+    server's cap ended."""
+    result.stats["queued_ms"] = _queued_ms(waited)
     if result.stopped_by == pb.Result.TIME and not job.timed:
         result.MergeFrom(pb.Result(**convert.stop_fields(StopReason.TIME_CAP)))
     return result

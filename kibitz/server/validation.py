@@ -16,6 +16,20 @@ from kibitz.v1 import engine_pb2 as pb
 
 MAX_MOVE_TIME_MS = 24 * 3600 * 1000
 MAX_MULTIPV = 256
+MAX_CLOCK_MS = 100 * MAX_MOVE_TIME_MS
+"""The largest time left on a clock (100 days)."""
+
+
+def limit_ranges(default_move_time_ms: int, time_cap: float) -> pb.LimitRanges:
+    """The ranges `_checked_limits` accepts, and the server's defaults, for clients."""
+    return pb.LimitRanges(
+        max_depth=MAX_PLY,
+        max_move_time_ms=MAX_MOVE_TIME_MS,
+        max_multipv=MAX_MULTIPV,
+        max_clock_ms=MAX_CLOCK_MS,
+        default_move_time_ms=default_move_time_ms,
+        max_search_time_ms=convert.ms(time_cap),
+    )
 
 
 def game_named(name: str) -> type[Game]:
@@ -173,7 +187,7 @@ def _check_clock(clock: pb.Clock, state: Game) -> None:
         )
     if len(clock.increment_ms) > players:
         raise invalid(f"limits.clock.increment_ms has more than {players} entries")
-    if max(clock.time_left_ms) > 100 * MAX_MOVE_TIME_MS:
+    if max(clock.time_left_ms) > MAX_CLOCK_MS:
         raise invalid("limits.clock.time_left_ms is absurdly large (more than 100 days)")
     mover = state.to_move()
     if mover >= 0 and clock.time_left_ms[mover] == 0:

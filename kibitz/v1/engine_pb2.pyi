@@ -18,7 +18,7 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ...) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ("name", "title", "players", "has_chance", "default_position", "notation_help", "default_engine", "zero_sum", "capabilities")
+    __slots__ = ("name", "title", "players", "has_chance", "default_position", "notation_help", "default_engine", "zero_sum", "capabilities", "notation", "player_names", "board_shape")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -28,6 +28,9 @@ class GameInfo(_message.Message):
     DEFAULT_ENGINE_FIELD_NUMBER: _ClassVar[int]
     ZERO_SUM_FIELD_NUMBER: _ClassVar[int]
     CAPABILITIES_FIELD_NUMBER: _ClassVar[int]
+    NOTATION_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_NAMES_FIELD_NUMBER: _ClassVar[int]
+    BOARD_SHAPE_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     players: int
@@ -37,17 +40,38 @@ class GameInfo(_message.Message):
     default_engine: str
     zero_sum: bool
     capabilities: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[int] = ..., has_chance: _Optional[bool] = ..., default_position: _Optional[str] = ..., notation_help: _Optional[str] = ..., default_engine: _Optional[str] = ..., zero_sum: _Optional[bool] = ..., capabilities: _Optional[_Iterable[str]] = ...) -> None: ...
+    notation: str
+    player_names: _containers.RepeatedScalarFieldContainer[str]
+    board_shape: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[int] = ..., has_chance: _Optional[bool] = ..., default_position: _Optional[str] = ..., notation_help: _Optional[str] = ..., default_engine: _Optional[str] = ..., zero_sum: _Optional[bool] = ..., capabilities: _Optional[_Iterable[str]] = ..., notation: _Optional[str] = ..., player_names: _Optional[_Iterable[str]] = ..., board_shape: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ListEnginesRequest(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
 class ListEnginesResponse(_message.Message):
-    __slots__ = ("engines",)
+    __slots__ = ("engines", "limit_ranges")
     ENGINES_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_RANGES_FIELD_NUMBER: _ClassVar[int]
     engines: _containers.RepeatedCompositeFieldContainer[EngineInfo]
-    def __init__(self, engines: _Optional[_Iterable[_Union[EngineInfo, _Mapping]]] = ...) -> None: ...
+    limit_ranges: LimitRanges
+    def __init__(self, engines: _Optional[_Iterable[_Union[EngineInfo, _Mapping]]] = ..., limit_ranges: _Optional[_Union[LimitRanges, _Mapping]] = ...) -> None: ...
+
+class LimitRanges(_message.Message):
+    __slots__ = ("max_depth", "max_move_time_ms", "max_multipv", "max_clock_ms", "default_move_time_ms", "max_search_time_ms")
+    MAX_DEPTH_FIELD_NUMBER: _ClassVar[int]
+    MAX_MOVE_TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    MAX_MULTIPV_FIELD_NUMBER: _ClassVar[int]
+    MAX_CLOCK_MS_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_MOVE_TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    MAX_SEARCH_TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    max_depth: int
+    max_move_time_ms: int
+    max_multipv: int
+    max_clock_ms: int
+    default_move_time_ms: int
+    max_search_time_ms: int
+    def __init__(self, max_depth: _Optional[int] = ..., max_move_time_ms: _Optional[int] = ..., max_multipv: _Optional[int] = ..., max_clock_ms: _Optional[int] = ..., default_move_time_ms: _Optional[int] = ..., max_search_time_ms: _Optional[int] = ...) -> None: ...
 
 class EngineInfo(_message.Message):
     __slots__ = ("name", "description", "games", "options")
@@ -90,7 +114,7 @@ class DescribeRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., moves: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class PositionInfo(_message.Message):
-    __slots__ = ("game", "position", "board", "to_move", "legal_moves", "game_over", "probabilities", "perspective")
+    __slots__ = ("game", "position", "board", "to_move", "legal_moves", "game_over", "probabilities", "perspective", "board_shape")
     GAME_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     BOARD_FIELD_NUMBER: _ClassVar[int]
@@ -99,6 +123,7 @@ class PositionInfo(_message.Message):
     GAME_OVER_FIELD_NUMBER: _ClassVar[int]
     PROBABILITIES_FIELD_NUMBER: _ClassVar[int]
     PERSPECTIVE_FIELD_NUMBER: _ClassVar[int]
+    BOARD_SHAPE_FIELD_NUMBER: _ClassVar[int]
     game: str
     position: str
     board: str
@@ -107,7 +132,8 @@ class PositionInfo(_message.Message):
     game_over: GameOver
     probabilities: _containers.RepeatedScalarFieldContainer[float]
     perspective: int
-    def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., board: _Optional[str] = ..., to_move: _Optional[int] = ..., legal_moves: _Optional[_Iterable[str]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., probabilities: _Optional[_Iterable[float]] = ..., perspective: _Optional[int] = ...) -> None: ...
+    board_shape: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., board: _Optional[str] = ..., to_move: _Optional[int] = ..., legal_moves: _Optional[_Iterable[str]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., probabilities: _Optional[_Iterable[float]] = ..., perspective: _Optional[int] = ..., board_shape: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class CreateSessionRequest(_message.Message):
     __slots__ = ("game", "engine", "options")
@@ -127,7 +153,7 @@ class CreateSessionRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ..., engine: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class Session(_message.Message):
-    __slots__ = ("id", "game", "engine", "options", "searching", "searches", "idle_timeout_seconds", "owner", "idle_seconds")
+    __slots__ = ("id", "game", "engine", "options", "searching", "searches", "idle_timeout_seconds", "owner", "idle_seconds", "idle_timeout_ms", "idle_ms")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -144,6 +170,8 @@ class Session(_message.Message):
     IDLE_TIMEOUT_SECONDS_FIELD_NUMBER: _ClassVar[int]
     OWNER_FIELD_NUMBER: _ClassVar[int]
     IDLE_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    IDLE_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
+    IDLE_MS_FIELD_NUMBER: _ClassVar[int]
     id: str
     game: str
     engine: str
@@ -153,7 +181,9 @@ class Session(_message.Message):
     idle_timeout_seconds: float
     owner: str
     idle_seconds: float
-    def __init__(self, id: _Optional[str] = ..., game: _Optional[str] = ..., engine: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., searching: _Optional[bool] = ..., searches: _Optional[int] = ..., idle_timeout_seconds: _Optional[float] = ..., owner: _Optional[str] = ..., idle_seconds: _Optional[float] = ...) -> None: ...
+    idle_timeout_ms: int
+    idle_ms: int
+    def __init__(self, id: _Optional[str] = ..., game: _Optional[str] = ..., engine: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., searching: _Optional[bool] = ..., searches: _Optional[int] = ..., idle_timeout_seconds: _Optional[float] = ..., owner: _Optional[str] = ..., idle_seconds: _Optional[float] = ..., idle_timeout_ms: _Optional[int] = ..., idle_ms: _Optional[int] = ...) -> None: ...
 
 class ListSessionsRequest(_message.Message):
     __slots__ = ()
@@ -294,7 +324,7 @@ class SearchResponse(_message.Message):
     def __init__(self, info: _Optional[_Union[Info, _Mapping]] = ..., result: _Optional[_Union[Result, _Mapping]] = ...) -> None: ...
 
 class Score(_message.Message):
-    __slots__ = ("kind", "centi", "plies", "bound", "win_probability", "draw_probability", "loss_probability", "visits", "player", "expected_value")
+    __slots__ = ("kind", "centi", "plies", "bound", "win_probability", "draw_probability", "loss_probability", "visits", "player", "expected_value", "proven")
     class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         KIND_UNSPECIFIED: _ClassVar[Score.Kind]
@@ -327,6 +357,7 @@ class Score(_message.Message):
     VISITS_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_VALUE_FIELD_NUMBER: _ClassVar[int]
+    PROVEN_FIELD_NUMBER: _ClassVar[int]
     kind: Score.Kind
     centi: int
     plies: int
@@ -337,7 +368,8 @@ class Score(_message.Message):
     visits: int
     player: int
     expected_value: float
-    def __init__(self, kind: _Optional[_Union[Score.Kind, str]] = ..., centi: _Optional[int] = ..., plies: _Optional[int] = ..., bound: _Optional[_Union[Score.Bound, str]] = ..., win_probability: _Optional[float] = ..., draw_probability: _Optional[float] = ..., loss_probability: _Optional[float] = ..., visits: _Optional[int] = ..., player: _Optional[int] = ..., expected_value: _Optional[float] = ...) -> None: ...
+    proven: bool
+    def __init__(self, kind: _Optional[_Union[Score.Kind, str]] = ..., centi: _Optional[int] = ..., plies: _Optional[int] = ..., bound: _Optional[_Union[Score.Bound, str]] = ..., win_probability: _Optional[float] = ..., draw_probability: _Optional[float] = ..., loss_probability: _Optional[float] = ..., visits: _Optional[int] = ..., player: _Optional[int] = ..., expected_value: _Optional[float] = ..., proven: _Optional[bool] = ...) -> None: ...
 
 class Info(_message.Message):
     __slots__ = ("depth", "selective_depth", "score", "nodes", "nodes_per_second", "time_ms", "pv", "multipv", "hash_full", "root_moves", "queued_ms")

@@ -29,7 +29,8 @@ class EngineServiceStub:
     """Hosts stateful engine sessions and one-shot analyses.
 
     Every call answers UNAUTHENTICATED when the server requires tokens (`kibitz serve
-    --auth-tokens`) and the call carries no valid `authorization: Bearer TOKEN` metadata.
+    --auth-tokens`) and the call carries no valid `authorization: Bearer TOKEN` metadata (the
+    scheme in any case, e.g. `bearer`; the message tells a missing token from a refused one).
     Sessions then belong to the token name that created them: other callers get NOT_FOUND.
     """
 
@@ -110,7 +111,8 @@ class EngineServiceServicer:
     """Hosts stateful engine sessions and one-shot analyses.
 
     Every call answers UNAUTHENTICATED when the server requires tokens (`kibitz serve
-    --auth-tokens`) and the call carries no valid `authorization: Bearer TOKEN` metadata.
+    --auth-tokens`) and the call carries no valid `authorization: Bearer TOKEN` metadata (the
+    scheme in any case, e.g. `bearer`; the message tells a missing token from a refused one).
     Sessions then belong to the token name that created them: other callers get NOT_FOUND.
     """
 
@@ -122,7 +124,8 @@ class EngineServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListEngines(self, request, context):
-        """The engines this server knows, with the games they support and their options.
+        """The engines this server knows, with the games they support and their options, and the
+        ranges of search limits this server accepts.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -297,7 +300,8 @@ class EngineService:
     """Hosts stateful engine sessions and one-shot analyses.
 
     Every call answers UNAUTHENTICATED when the server requires tokens (`kibitz serve
-    --auth-tokens`) and the call carries no valid `authorization: Bearer TOKEN` metadata.
+    --auth-tokens`) and the call carries no valid `authorization: Bearer TOKEN` metadata (the
+    scheme in any case, e.g. `bearer`; the message tells a missing token from a refused one).
     Sessions then belong to the token name that created them: other callers get NOT_FOUND.
     """
 

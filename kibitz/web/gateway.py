@@ -87,20 +87,20 @@ def _as_dict(message: Any) -> dict[str, Any]:
 # ---------------------------------------------------------------------------- scores
 
 
+GRAPH_RESULTS = {ScoreKind.WIN: 1000.0, ScoreKind.LOSS: -1000.0, ScoreKind.DRAW: 0.0}
+
+
 def score_value(score: Score) -> float | None:
     """A score as one number from the first player's point of view, for the evaluation
     graph: heuristic values in units (centi / 100, or the expected value), a proven win
-    +1000 (a loss -1000, a draw 0). None where the first player's view is undefined."""
+    +1000 (a loss -1000, a draw 0). None where the first player's view is undefined, and for
+    a bound on a result (">= draw" is no value)."""
     try:
         first = score.for_player(0)
     except ValueError:
         return None
-    if first.kind is ScoreKind.WIN:
-        return 1000.0
-    if first.kind is ScoreKind.LOSS:
-        return -1000.0
-    if first.kind is ScoreKind.DRAW:
-        return 0.0
+    if first.kind is not ScoreKind.HEURISTIC:
+        return GRAPH_RESULTS[first.kind] if first.proven else None
     value = first.expected_value if first.expected_value is not None else first.centi / 100
     return value if math.isfinite(value) else None
 
@@ -110,7 +110,7 @@ def _score_fields(message: pb.Score, display: Display) -> dict[str, Any]:
     return {
         "text": display.score(score),
         "firstPlayerValue": score_value(score),
-        "proven": score.kind is not ScoreKind.HEURISTIC,
+        "proven": score.proven,
     }
 
 

@@ -25,6 +25,7 @@ def test_chess_wins_and_losses_are_mates_in_moves():
     assert display.score(Score(ScoreKind.WIN, plies=3)) == "mate in 2"
     assert display.score(Score(ScoreKind.LOSS, plies=4)) == "mated in 2"
     assert display.score(Score(ScoreKind.WIN, plies=1, bound=Bound.UPPER)) == "<=mate in 1"
+    assert display.score(Score(ScoreKind.LOSS, plies=2, bound=Bound.LOWER)) == ">=mated in 1"
     assert display.score(Score(ScoreKind.HEURISTIC, centi=35)) == "+0.35"
 
 

@@ -113,7 +113,7 @@ async def test_a_result_converted_from_the_wire(client):
     result = await client.analyze("tictactoe", X_WINS_AT_C3, depth=9)
     assert (result.best_move, result.pv, result.ponder_move) == ("c3", ("c3",), None)
     assert result.score == Score(ScoreKind.WIN, plies=1, bound=Bound.EXACT, player=0)
-    assert str(result.score) == "win in 1"
+    assert str(result.score) == "win in 1" and result.score.proven
     assert result.stop_reason is StopReason.SOLVED and result.stop_reason == "solved"
     assert result.game_over is None and result.nodes == result.proto.nodes > 0
     assert result.time == result.proto.time_ms / 1000
@@ -147,6 +147,31 @@ def test_the_stop_reason_falls_back_to_the_text_field():
 )
 def test_score_text(score, text):
     assert str(score) == text and f"{score:>10}" == text.rjust(10)
+
+
+@pytest.mark.parametrize(
+    ("score", "proven"),
+    [
+        (Score(ScoreKind.WIN, plies=7), True),
+        (Score(ScoreKind.LOSS, plies=2), True),
+        (Score(ScoreKind.DRAW), True),
+        (Score(ScoreKind.WIN, plies=7, bound=Bound.UPPER), False),
+        (Score(ScoreKind.DRAW, bound=Bound.LOWER), False),
+        (Score(centi=35), False),  # exact for its depth, not a proof
+    ],
+)
+def test_only_exact_wins_losses_and_draws_are_proven(score, proven):
+    assert score.proven is proven
+    assert score.for_player(1).proven is proven  # the other side sees the same fact
+    message = pb.Score(
+        kind=pb.Score.Kind.Value(score.kind.name),
+        bound=pb.Score.Bound.Value(score.bound.name),
+        plies=score.plies,
+        proven=proven,
+    )
+    assert Score.from_pb(message).proven is proven
+    older = pb.Score(kind=message.kind, bound=message.bound)  # a server before `proven`
+    assert Score.from_pb(older).proven is proven
 
 
 async def test_for_player_sees_a_score_from_the_other_side(client):

@@ -114,6 +114,21 @@ def test_positions_round_trip_through_their_notation(game):
 
 
 @games
+def test_the_metadata_for_clients_is_well_formed(game):
+    """`notation`, `player_names` and `board_shape` (GameInfo's fields; defaults for a game
+    that sets none): one name per player, a shape of positive sizes that the start position
+    has, and a notation id without blanks."""
+    assert isinstance(game.notation, str) and not any(c.isspace() for c in game.notation)
+    names = game.names_of_players()
+    assert len(names) == game.players and all(names) and len(set(names)) == len(names)
+    assert all(isinstance(size, int) and size > 0 for size in game.board_shape)
+    assert game.from_position("").shape() == tuple(game.board_shape)
+    for state, _ in playouts(game):
+        shape = state.shape()
+        assert len(shape) == len(game.board_shape) and all(size > 0 for size in shape)
+
+
+@games
 def test_moves_round_trip_through_their_notation(game):
     for state, _ in playouts(game):
         moves = state.legal_moves()

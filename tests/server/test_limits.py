@@ -11,7 +11,13 @@ import signal
 import grpc
 import pytest
 
-from kibitz.clients import Client, FailedPrecondition, KibitzError, ResourceExhausted
+from kibitz.clients import (
+    Client,
+    FailedPrecondition,
+    InvalidArgument,
+    KibitzError,
+    ResourceExhausted,
+)
 from kibitz.server.budget import WORKER_MB
 
 
@@ -68,6 +74,34 @@ async def test_the_memory_budget_refuses_what_does_not_fit(make_server):
         await first.close()
 
 
+# ---------------------------------------------------------------------------- ranges
+
+
+async def test_the_limit_ranges_are_listed_and_enforced(make_server):
+    server = make_server(max_search_time=90, default_move_time_ms=250)
+    async with Client(server.address) as client:
+        ranges = await client.limit_ranges()
+        assert (ranges.default_move_time_ms, ranges.max_search_time_ms) == (250, 90_000)
+        assert (ranges.max_depth, ranges.max_multipv) == (1000, 256)
+        assert (ranges.max_move_time_ms, ranges.max_clock_ms) == (86_400_000, 8_640_000_000)
+        x_wins = "xx./oo./... x"
+        at_most = {"depth": ranges.max_depth, "multipv": ranges.max_multipv}
+        assert (await client.analyze("tictactoe", x_wins, **at_most)).best_move == "c3"
+        clock = {"time_left": (ranges.max_clock_ms / 1000, 1.0), "depth": 2}
+        assert (await client.analyze("tictactoe", x_wins, **clock)).best_move == "c3"
+        for limits, culprit in (
+            ({"depth": ranges.max_depth + 1}, "limits.depth"),
+            ({"depth": 0}, "limits.depth"),
+            ({"nodes": 0}, "limits.nodes"),
+            ({"multipv": ranges.max_multipv + 1}, "limits.multipv"),
+            ({"movetime": (ranges.max_move_time_ms + 1) / 1000}, "limits.move_time_ms"),
+            ({"movetime": 0}, "limits.move_time_ms"),
+            ({"time_left": ((ranges.max_clock_ms + 1) / 1000, 1.0)}, "limits.clock"),
+        ):
+            with pytest.raises(InvalidArgument, match=culprit):
+                await client.analyze("tictactoe", x_wins, **limits)
+
+
 # ---------------------------------------------------------------------------- time cap
 
 
@@ -116,6 +150,8 @@ async def test_a_full_queue_refuses(make_server):
         infos, result = await waiting
         assert infos[0].queued > 0 and infos[0].depth == 0  # the Info that says it waited
         assert result.best_move and result.stats["queued_ms"] > 0
+        # the Result's stats say the same whole number of milliseconds as the Info
+        assert result.stats["queued_ms"] == infos[0].proto.queued_ms
 
 
 async def test_the_queue_serves_higher_priority_first(make_server):

@@ -19,8 +19,10 @@ from kibitz.clients import (
     KibitzError,
     NotFound,
     ResourceExhausted,
+    Score,
     ScoreKind,
 )
+from kibitz.v1 import engine_pb2 as pb
 
 X_WINS_AT_C3 = "xx./oo./... x"  # x to move; c3 wins at once, anything else lets o win
 
@@ -50,6 +52,41 @@ async def test_lists_games_and_engines(client):
     assert {"tictactoe", "nim", "connect4"} <= set(alphabeta.games)
     hash_option = next(o for o in alphabeta.options if o.name == "Hash")
     assert hash_option.type == "spin" and hash_option.min == 0 and hash_option.description
+
+
+BUILT_IN_GAMES = {  # name: (notation, player names, board shape)
+    "tictactoe": ("tictactoe-rows", ["x", "o"], [3, 3]),
+    "nim": ("nim-heaps", ["player 1", "player 2"], []),
+    "misere-nim": ("nim-heaps", ["player 1", "player 2"], []),
+    "connect4": ("connect4-rows", ["x", "o"], [6, 7]),
+    "hex": ("hex-rows", ["Black", "White"], [11, 11]),
+    "pig": ("pig-scores", ["player 1", "player 2"], []),
+    "chess": ("fen", ["White", "Black"], [8, 8]),
+    "backgammon": ("gnubg-position-id", ["player 1", "player 2"], []),
+}
+
+
+@pytest.mark.parametrize("name", list(BUILT_IN_GAMES))
+async def test_every_built_in_game_names_its_notation_players_and_board(client, name):
+    game = {g.name: g for g in await client.games()}[name]
+    assert (game.notation, list(game.player_names), list(game.board_shape)) == (
+        BUILT_IN_GAMES[name]
+    )
+    assert len(game.player_names) == game.players
+    start = await client.describe(name)
+    assert list(start.board_shape) == list(game.board_shape)
+
+
+async def test_a_plugin_game_without_the_new_attributes_gets_the_defaults(client):
+    race = {g.name: g for g in await client.games()}["race21"]  # the example plugin
+    assert race.notation == "race21-total"  # it declares this one, not the others
+    assert list(race.player_names) == ["player 1", "player 2"]
+    assert list(race.board_shape) == []
+
+
+async def test_a_position_states_its_own_board_shape(client):
+    assert list((await client.describe("hex", "7")).board_shape) == [7, 7]
+    assert list((await client.describe("hex", "b2/1w1/3 b")).board_shape) == [3, 3]
 
 
 async def test_describe_checks_and_draws_positions(client):
@@ -149,6 +186,41 @@ async def test_connect4_search_returns_a_legal_principal_variation(client):
     await client.describe("connect4", "", ["4453", *result.pv])  # raises if any move is illegal
     assert {r.move for r in result.root_moves} == set("1234567")
     await session.close()
+
+
+def _scores(message):
+    """Every score of an Info or a Result message: its own and its root moves'."""
+    return [message.score, *(root.score for root in message.root_moves)]
+
+
+RESULTS = (pb.Score.WIN, pb.Score.LOSS, pb.Score.DRAW)
+
+
+async def test_proven_marks_exact_wins_losses_and_draws_only(client):
+    # a solve sends bounds (LOWER/UPPER) on WIN/LOSS/DRAW before the value is proven;
+    # root moves outside the principal variation carry bounds too
+    searches = [
+        client.analyze("tictactoe", "x../.o./... x", solve=True, root_moves=True),
+        client.analyze("tictactoe", X_WINS_AT_C3, depth=9, root_moves=True),
+        client.analyze("connect4", moves=["4453"], depth=4, root_moves=True),
+    ]
+    scores = []
+    for search in searches:
+        infos = [info async for info in search]
+        scores += [score for info in infos for score in _scores(info.proto)]
+        scores += _scores(search.result.proto)
+    for score in scores:
+        assert score.proven == (score.kind in RESULTS and score.bound == pb.Score.EXACT)
+        assert Score.from_pb(score).proven == score.proven  # the client's model agrees
+    kinds = {(score.kind in RESULTS, score.proven) for score in scores}
+    assert kinds == {(True, True), (True, False), (False, False)}  # all three kinds seen
+    bound = next(s for s in scores if s.kind in RESULTS and s.bound != pb.Score.EXACT)
+    assert str(Score.from_pb(bound))[:2] in (">=", "<=")
+
+
+async def test_a_game_over_answer_is_proven(client):
+    result = await client.analyze_result("tictactoe", "xxx/oo./... o", depth=3)
+    assert result.score.proven and result.proto.score.proven
 
 
 async def test_multipv_and_search_moves(client):
@@ -257,6 +329,16 @@ async def test_full_server_says_resource_exhausted(make_server):
         async for _ in stream:
             pass
         assert search.result.best_move
+
+
+async def test_sessions_state_their_idle_times_in_milliseconds(make_server):
+    server = make_server(idle_timeout=123.5)
+    async with Client(server.address) as client:
+        session = await client.open("nim")
+        info = await session.refresh()
+        assert (info.idle_timeout_ms, info.idle_timeout_seconds) == (123_500, 123.5)
+        assert info.idle_ms == round(info.idle_seconds * 1000)  # the same reading, twice
+        await session.close()
 
 
 async def test_idle_sessions_expire(make_server):

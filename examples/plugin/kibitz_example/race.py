@@ -24,6 +24,7 @@ class RaceTo21(Game, HashKey, Evaluation, MovePriors, Playout):
     title: ClassVar[str] = "Race to 21"
     default_position: ClassVar[str] = "0"
     default_engine: ClassVar[str] = "alphabeta"
+    notation: ClassVar[str] = "race21-total"
     notation_help: ClassVar[str] = (
         "Position: the running total 0-21, optionally followed by the player to move "
         "(1 or 2, default 1), e.g. '13 2'. A move adds 1, 2 or 3 to the total (never past "

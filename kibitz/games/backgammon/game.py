@@ -59,6 +59,8 @@ class Backgammon(Game, HashKey, ExpectedReturn, Playout):
     has_chance: ClassVar[bool] = True
     default_position: ClassVar[str] = "4HPwATDgc/ABMA"
     default_engine: ClassVar[str | None] = "expectimax"
+    notation: ClassVar[str] = "gnubg-position-id"
+    player_names: ClassVar[tuple[str, ...]] = ("player 1", "player 2")
     return_bounds: ClassVar[tuple[float, float]] = (-3.0, 3.0)
     notation_help: ClassVar[str] = (
         "Position: GNU Backgammon's Position ID from the view of the player on roll "

@@ -104,6 +104,9 @@ class Chess(
     title: ClassVar[str] = "Chess"
     default_position: ClassVar[str] = START_FEN
     default_engine: ClassVar[str | None] = "alphabeta"
+    notation: ClassVar[str] = "fen"
+    player_names: ClassVar[tuple[str, ...]] = ("White", "Black")
+    board_shape: ClassVar[tuple[int, ...]] = (8, 8)
     noisy_first: ClassVar[bool] = True
     notation_help: ClassVar[str] = (
         "Position: FEN, e.g. 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1' "

@@ -28,7 +28,7 @@ const number = (value) => {
 
 function showScore(element, score) {
   element.textContent = score ? score.text : "-";
-  element.classList.toggle("proven", Boolean(score && score.proven && score.bound !== "LOWER" && score.bound !== "UPPER"));
+  element.classList.toggle("proven", Boolean(score && score.proven));
 }
 
 function showProgress(data, final, ply) {
@@ -67,7 +67,7 @@ function rootMoves(moves) {
       const bound = score.bound === "LOWER" || score.bound === "UPPER";
       const cells = [`<td class="move">${escapeHtml(move.moveText)}</td>`];
       if (chance) cells.push(`<td>${percent(move.probability)}</td>`);
-      cells.push(`<td class="score${bound ? " bound" : ""}${score.proven && !bound ? " proven" : ""}">${escapeHtml(score.text)}</td>`);
+      cells.push(`<td class="score${bound ? " bound" : ""}${score.proven ? " proven" : ""}">${escapeHtml(score.text)}</td>`);
       if (visits) {
         cells.push(`<td>${escapeHtml(score.visits)}</td>`, `<td>${percent(score.winProbability)}</td>`);
         cells.push(`<td>${percent(score.drawProbability)}</td>`, `<td>${percent(score.lossProbability)}</td>`);
