@@ -1,11 +1,11 @@
 """The Python client: sessions as objects, searches as streams, errors as exceptions.
 
-async with Client("127.0.0.1:50051") as client:
-    async with await client.open("connect4") as session:
-        search = session.search(moves=["4453"], depth=12)
-        async for info in search:
-            print(info.depth, info.score, info.pv)
-        print(search.result.best_move)
+    async with Client("127.0.0.1:50051") as client:
+        async with await client.open("connect4") as session:
+            search = session.search(moves=["4453"], depth=12)
+            async for info in search:
+                print(info.depth, info.score, info.pv)
+            print(search.result.best_move)
 
 Searches take `Limits` (or their fields as keywords) and answer typed values (`Info`,
 `Result`; kibitz/clients/values.py).
@@ -58,8 +58,10 @@ class KibitzError(Exception):
 
     def __init__(self, code: grpc.StatusCode, message: str) -> None:
         super().__init__(message)
-        self.code = code
-        self.message = message
+        self.code: grpc.StatusCode = code
+        """The gRPC status code, e.g. `grpc.StatusCode.INVALID_ARGUMENT`."""
+        self.message: str = message
+        """The server's message: what was wrong, in words."""
 
 
 class InvalidArgument(KibitzError):
@@ -154,7 +156,9 @@ class SearchStream:
         self._call = call
         self._cancelled = False
         self.result: Result | None = None
+        """The final answer, once the stream has ended (None before)."""
         self.infos: list[Info] = []
+        """Every progress report received so far, in order."""
 
     def __aiter__(self) -> AsyncIterator[Info]:
         return self._infos()
@@ -206,9 +210,11 @@ class Session:
     def __init__(self, client: Client, info: pb.Session) -> None:
         self._client = client
         self.info = info
+        """The session as the server last described it (game, engine, options, state)."""
 
     @property
     def id(self) -> str:
+        """The session's id, as the server gave it."""
         return self.info.id
 
     async def __aenter__(self) -> Session:
@@ -250,15 +256,18 @@ class Session:
         return response.was_searching
 
     async def refresh(self) -> pb.Session:
+        """Ask the server for the session's current state (`info`), and return it."""
         self.info = await self._client.call("GetSession", pb.GetSessionRequest(session_id=self.id))
         return self.info
 
     async def set_options(self, **options: Any) -> pb.Session:
+        """Set engine options by name (``Hash=64``); values are sent as their text."""
         request = pb.SetOptionsRequest(session_id=self.id, options=_option_texts(options))
         self.info = await self._client.call("SetOptions", request)
         return self.info
 
     async def new_game(self) -> pb.Session:
+        """Forget what the engine learnt in this session (tables, trees): a fresh game."""
         self.info = await self._client.call("NewGame", pb.NewGameRequest(session_id=self.id))
         return self.info
 
@@ -350,7 +359,9 @@ class Client:
         token: str | None = None,
     ) -> None:
         self.address = address or default_address()
+        """The server's HOST:PORT."""
         self.tls_ca = default_tls_ca() if tls_ca is None else (tls_ca or None)
+        """The trusted certificates' file, or None for a plain channel."""
         token = _token(default_token() if token is None else token)
         self.authenticated = token is not None
         """Whether calls carry a token."""
@@ -365,6 +376,7 @@ class Client:
                 self.address, credentials, interceptors=interceptors
             )
         self.stub = pb_grpc.EngineServiceStub(self._channel)
+        """The raw gRPC stub, for calls this client does not wrap."""
 
     async def __aenter__(self) -> Client:
         return self
@@ -373,6 +385,7 @@ class Client:
         await self.close()
 
     async def close(self) -> None:
+        """Close the channel (the server closes idle sessions by itself)."""
         await self._channel.close()
 
     async def call(self, method: str, request: Any, timeout: float | None = 30.0) -> Any:
@@ -383,9 +396,11 @@ class Client:
             raise _translate(error) from None
 
     async def games(self) -> list[pb.GameInfo]:
+        """The games the server plays: names, titles, notations, players, engines."""
         return list((await self.call("ListGames", pb.ListGamesRequest())).games)
 
     async def engines(self) -> list[pb.EngineInfo]:
+        """The engines the server hosts, with their options and the games they play."""
         return list((await self.call("ListEngines", pb.ListEnginesRequest())).engines)
 
     async def limit_ranges(self) -> pb.LimitRanges:
