@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import re
@@ -96,9 +97,12 @@ def test_analyze_is_an_alias_and_help_is_clean(address):
     assert "analyse (analyze)" in help_text and "SUPPRESS" not in help_text
 
 
-def test_version():
+def test_version_is_the_installed_packages():
+    """pyproject.toml reads the version from kibitz.__version__: the installed metadata,
+    the module and the command agree."""
     run = subprocess.run([*KIBITZ, "--version"], capture_output=True, text=True, timeout=60)
-    assert run.returncode == 0 and run.stdout == f"kibitz {kibitz_version}\n"
+    assert run.returncode == 0 and run.stdout == f"kibitz {importlib.metadata.version('kibitz')}\n"
+    assert importlib.metadata.version("kibitz") == kibitz_version
 
 
 def test_games_verbose_shows_default_engines_and_capabilities(address):

@@ -18,6 +18,26 @@ ENTRY_BYTES = sizeof(Entry)
 """Memory of one slot."""
 
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    static int kibitz_cpu_has_popcnt(void) {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("popcnt") != 0;
+    }
+    #else
+    static int kibitz_cpu_has_popcnt(void) { return 1; }  /* built without -mpopcnt */
+    #endif
+    """
+    int kibitz_cpu_has_popcnt()
+
+
+def cpu_has_popcnt() -> bool:
+    """Whether this processor can run a kernel built with -mpopcnt (setup.py builds the
+    Connect Four kernel so on x86); this module itself is built without it."""
+    return kibitz_cpu_has_popcnt() != 0
+
+
 cdef class NativeTable:
     """Depth-preferred, generation-aware, one entry per slot (see `TranspositionTable`)."""
 
