@@ -2,13 +2,29 @@
 # What tests and benchmarks drive and that comes from Debian rather than PyPI: GNU
 # Backgammon (gnubg), Stockfish (the UCI engine the `uci` tests host and the chess benchmark
 # plays), PolyGlot (a UCI host for the bridge's tests) and Chromium (the web page's tests).
-# Installs what is missing when it can (as root, or with passwordless sudo); otherwise says
-# what is missing and carries on: the tests that need a peer then skip, saying so. Never
-# fails its caller.
+# Installs what is missing when it can (as root, or with passwordless sudo). What is still
+# missing afterwards is named; the tests that need it then skip, saying so, except with
+# KIBITZ_STRICT=1 (as .ci/run sets it): then a missing peer fails this script.
 set -uo pipefail
+
+# The peers: Debian package, then the program it installs.
+PEERS=(
+  "gnubg /usr/games/gnubg"
+  "stockfish /usr/games/stockfish"
+  "polyglot /usr/games/polyglot"
+  "chromium /usr/bin/chromium"
+)
+
+present() {  # present PROGRAM: installed where Debian puts it, or on PATH
+  [ -x "$1" ] || command -v "$(basename "$1")" >/dev/null 2>&1
+}
 
 install_debian() {  # install_debian PACKAGE
   local runner=()
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "peers: $1 is missing and cannot be installed (no apt-get)" >&2
+    return 0
+  fi
   if [ "$(id -u)" -ne 0 ]; then
     if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
       runner=(sudo -n)
@@ -17,21 +33,24 @@ install_debian() {  # install_debian PACKAGE
       return 0
     fi
   fi
-  if ! command -v apt-get >/dev/null 2>&1; then
-    echo "peers: $1 is missing and cannot be installed (no apt-get)" >&2
-    return 0
-  fi
   export DEBIAN_FRONTEND=noninteractive
   "${runner[@]}" apt-get install -y -q "$1" >/dev/null 2>&1 \
     || { "${runner[@]}" apt-get update -q >/dev/null 2>&1 \
          && "${runner[@]}" apt-get install -y -q "$1" >/dev/null 2>&1; } \
-    || echo "peers: installing $1 failed; the tests that need it will skip" >&2
+    || echo "peers: installing $1 failed" >&2
 }
 
-[ -x /usr/games/gnubg ] || command -v gnubg >/dev/null 2>&1 || install_debian gnubg
-[ -x /usr/games/stockfish ] || command -v stockfish >/dev/null 2>&1 || install_debian stockfish
-# PolyGlot (xboard-to-UCI adapter): a real UCI host for the tests of `kibitz uci`
-[ -x /usr/games/polyglot ] || command -v polyglot >/dev/null 2>&1 || install_debian polyglot
-# Chromium: the browser the tests of the web page (tests/web) drive through Playwright
-[ -x /usr/bin/chromium ] || install_debian chromium
+missing=()
+for peer in "${PEERS[@]}"; do
+  read -r package program <<< "$peer"
+  present "$program" || install_debian "$package"
+  present "$program" || missing+=("$package ($program)")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "${KIBITZ_STRICT:-}" = 1 ]; then
+    echo "peers: KIBITZ_STRICT=1 and missing: ${missing[*]}; the tests that drive them cannot run" >&2
+    exit 1
+  fi
+  echo "peers: missing: ${missing[*]}; the tests that need them will skip" >&2
+fi
 exit 0

@@ -4,10 +4,15 @@ Before anything is collected, the example plugin (examples/plugin) is installed 
 temporary directory put on the path of this process and of every subprocess: the
 conformance tests then cover its game and engine like the built-in ones, and every server
 the tests start serves them.
+
+With KIBITZ_STRICT=1 (as `.ci/run` sets it) a skipped test fails instead, with its reason:
+a test that skips because a peer, the browser or a compiled kernel is missing proves
+nothing, and CI must not go green on a machine where the real parts did not run.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -29,6 +34,28 @@ def pytest_configure(config: pytest.Config) -> None:
     add_to_path(target)
     problems = load_plugins()
     assert not problems, problems
+
+
+STRICT = os.environ.get("KIBITZ_STRICT") == "1"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    outcome = yield
+    fail_if_skipped_in_strict_mode(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector):
+    outcome = yield
+    fail_if_skipped_in_strict_mode(outcome.get_result())
+
+
+def fail_if_skipped_in_strict_mode(report: pytest.TestReport | pytest.CollectReport) -> None:
+    if STRICT and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"KIBITZ_STRICT=1: this test may not skip here ({reason})"
 
 
 TEST_CONFIG = ServerConfig(
