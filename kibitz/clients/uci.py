@@ -22,7 +22,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TextIO, TypeVar
+from typing import BinaryIO, TextIO, TypeVar
 
 import grpc
 
@@ -144,7 +144,20 @@ def parse_setoption(words: Sequence[str]) -> tuple[str, str]:
     return name, " ".join(rest[cut + 1 :])
 
 
-_GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
+_MS_MAX = 10**12
+"""The longest time a `go` parameter may give, in milliseconds (about 31 years)."""
+_GO_NUMBERS = {
+    "wtime": (-_MS_MAX, _MS_MAX),  # a clock may have run below zero (the GUI's overhead)
+    "btime": (-_MS_MAX, _MS_MAX),
+    "winc": (0, _MS_MAX),
+    "binc": (0, _MS_MAX),
+    "movestogo": (0, 2**31 - 1),
+    "depth": (0, 2**31 - 1),
+    "nodes": (0, 2**63 - 1),
+    "mate": (1, 2**31 - 1),
+    "movetime": (0, _MS_MAX),
+}
+"""The numeric `go` parameters and the integers each accepts."""
 _GO_FLAGS = ("infinite", "ponder")
 
 
@@ -164,6 +177,8 @@ class Go:
     infinite: bool = False
     ponder: bool = False
     searchmoves: list[str] = field(default_factory=list)
+    skipped: bool = False
+    """Whether a parameter could not be read (and was ignored)."""
 
     @property
     def clock(self) -> bool:
@@ -172,7 +187,8 @@ class Go:
 
 def parse_go(words: Sequence[str]) -> tuple[Go, list[str]]:
     """The words after `go` -> a Go, and a problem for each word it had to skip (the search
-    still runs, on what could be read)."""
+    still runs, on what could be read): an unknown word, or a number that is not an
+    integer in its parameter's range (`go depth -5`, `go movetime 1e99`)."""
     go = Go()
     problems = []
     index = 0
@@ -189,13 +205,27 @@ def parse_go(words: Sequence[str]) -> tuple[Go, list[str]]:
             text = words[index] if index < len(words) else ""
             if text not in (*_GO_NUMBERS, *_GO_FLAGS, "searchmoves", ""):
                 index += 1  # the value, good or bad
-            try:
-                setattr(go, word, int(text))
-            except ValueError:
-                problems.append(f"go {word} wants a number, not {text!r}; ignored")
+            low, high = _GO_NUMBERS[word]
+            number = _integer(text)
+            if number is not None and low <= number <= high:
+                setattr(go, word, number)
+            else:
+                go.skipped = True
+                problems.append(
+                    f"go {word} wants an integer in [{low}..{high}], not {text!r}; ignored"
+                )
         else:
+            go.skipped = True
             problems.append(f"go: unknown parameter {word!r}; ignored")
     return go, problems
+
+
+def _integer(text: str) -> int | None:
+    """`text` as a plain integer (`-5`, `300`), or None (`1e99`, `x`, 40 digits and more)."""
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 30:
+        return None
+    return int(text)
 
 
 def go_limits(
@@ -212,8 +242,9 @@ def go_limits(
     `reserve` (seconds: Move Overhead plus the round trip) is kept back from the clocks,
     `round_trip` from a move time; `spent` (seconds since the clock started running, e.g.
     since `ponderhit`) is taken off both. Neither falls below MIN_TIME_MS. `go mate N` is a
-    depth limit of 2N-1 plies. `infinite` (pondering), `go infinite` and a `go` without any
-    limit search until stopped.
+    depth limit of 2N-1 plies. `infinite` (pondering), `go infinite` and a bare `go` (no
+    limit given) search until stopped; a `go` whose limits were all skipped (unreadable)
+    gets the server's default move time instead.
     """
     common = {"multipv": multipv, "search_moves": tuple(go.searchmoves)}
     if infinite or go.infinite:
@@ -236,7 +267,7 @@ def go_limits(
         limits["increment"] = (max(0, go.winc) / 1000, max(0, go.binc) / 1000)
         limits["moves_to_go"] = max(0, go.movestogo)
     if not limits:
-        return Limits(infinite=True, **common)
+        return Limits(**common) if go.skipped else Limits(infinite=True, **common)
     return Limits(**limits, **common)
 
 
@@ -400,7 +431,7 @@ class UciBridge:
 
     # -------------------------------------------------------------------- life
 
-    async def serve(self, client: Client, stdin: TextIO) -> int:
+    async def serve(self, client: Client, stdin: TextIO | BinaryIO) -> int:
         """Answer the commands on `stdin` until `quit` or its end; 0.
 
         The server must answer the first call (ServerUnavailable, Unauthenticated
@@ -751,13 +782,19 @@ def _agrees(info: Info | None, result: Result) -> bool:
     )
 
 
-def _read_in_thread(stdin: TextIO, loop: asyncio.AbstractEventLoop, events: asyncio.Queue) -> None:
-    """Feed the lines of `stdin` into `events` from a thread (reading blocks), then _EOF."""
+def _read_in_thread(
+    stdin: TextIO | BinaryIO, loop: asyncio.AbstractEventLoop, events: asyncio.Queue
+) -> None:
+    """Feed the lines of `stdin` into `events` from a thread (reading blocks), then _EOF.
+    A text stream is read through its bytes, and bytes that are not UTF-8 become U+FFFD: a
+    GUI that writes them gets an unknown command, not a reader that stops for good."""
+    stream = getattr(stdin, "buffer", stdin)
 
     def read() -> None:
         with contextlib.suppress(RuntimeError):  # the loop closed: kibitz is exiting
-            for line in stdin:
-                loop.call_soon_threadsafe(events.put_nowait, line)
+            for line in stream:
+                text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+                loop.call_soon_threadsafe(events.put_nowait, text)
             loop.call_soon_threadsafe(events.put_nowait, _EOF)
 
     threading.Thread(target=read, name="kibitz-uci-stdin", daemon=True).start()

@@ -28,6 +28,9 @@ from kibitz.match.spec import (
 
 EXIT_ERROR = 1
 EXIT_INTERRUPTED = 130
+EXIT_ENGINE_LOST = 3
+"""An engine could not be had for a game mid-match (e.g. its server died): the match
+stopped, its summary written; `--resume` continues it."""
 
 
 def _spec(parse: Callable[[str], Any]) -> Callable[[str], Any]:
@@ -195,6 +198,10 @@ def run_command(args: argparse.Namespace) -> int:
         print(json.dumps(summary))
     else:
         print(_summary_text(summary))
+    if match.lost is not None:
+        resume = "; --resume continues it" if args.out else ""
+        print(f"kibitz match: stopped: {match.lost}{resume}", file=sys.stderr)
+        return EXIT_ENGINE_LOST
     return EXIT_INTERRUPTED if summary["stopped"] == "interrupted" else 0
 
 

@@ -40,6 +40,11 @@ class MatchError(Exception):
     """A match that cannot run as specified (unknown game or engine, bad option, no server)."""
 
 
+class EngineLost(MatchError):
+    """An engine that cannot be had for the next game mid-match (its server died or refuses
+    its session, its command no longer starts): the match stops, and `--resume` goes on."""
+
+
 class Backoff:
     """Exponential backoff with jitter: 50 ms, doubling up to 2 s."""
 
@@ -189,28 +194,32 @@ class SessionPool:
 
     async def acquire(self, indices: Sequence[int]) -> list[Any]:
         """Players for the engines `indices` (in that order), waiting for room as needed;
-        one at a time, so that two games never each hold half of what they need."""
+        one at a time, so that two games never each hold half of what they need. EngineLost
+        when an engine cannot be had (the game is not started)."""
         async with self._lock:
             players: list[Any] = []
             try:
                 for index in indices:
-                    spec = self.specs[index]
-                    if spec.cmd:
-                        player = UciPlayer(spec)
-                        await player.start()
-                        players.append(player)
-                        continue
-                    try:
-                        players.append(await self._open(index, spec))
-                    except ServerUnavailable as exc:
-                        raise MoveFailure("disconnect", exc.message) from None
-                    except KibitzError as exc:
-                        raise MoveFailure("engine error", exc.message) from None
+                    players.append(await self._player(index, self.specs[index]))
             except BaseException:
                 for player in players:
                     await self.release(player)
                 raise
             return players
+
+    async def _player(self, index: int, spec: EngineSpec) -> Any:
+        """A player for one engine of a game about to start; EngineLost if there is none."""
+        if spec.cmd:
+            player = UciPlayer(spec)
+            try:
+                await player.start()
+            except MoveFailure as exc:
+                raise EngineLost(f"engine {spec.name}: {exc.detail}") from None
+            return player
+        try:
+            return await self._open(index, spec)
+        except KibitzError as exc:  # ServerUnavailable too: the server is gone
+            raise EngineLost(f"engine {spec.name} ({spec.server}): {exc.message}") from None
 
     async def release(self, player: Any) -> None:
         """Give a player back after a game. A failed one is closed in the background: a

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from kibitz.match.engines import MatchError
+from kibitz.match.engines import EngineLost, MatchError
 from kibitz.match.game import GameTask
 from kibitz.match.runner import LocalBackend, MatchSettings, MoveListener
 
@@ -83,6 +83,8 @@ class RayBackend:
         except asyncio.CancelledError:
             self._ray.cancel(ref, force=True)
             raise
+        except EngineLost as exc:  # a RayTaskError that is one too: its cause's message only
+            raise EngineLost(str(getattr(exc, "cause", exc))) from None
         return {**record, "backend": "ray"}
 
     async def close(self) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from kibitz.match.engines import SessionPool
+from kibitz.match.engines import EngineLost, SessionPool
 from kibitz.match.game import FAILURES, GameTask, Rules, play_game
 from kibitz.match.record import Record
 from kibitz.match.schedule import encounters
@@ -130,7 +130,10 @@ class Match:
         header = {"type": "match", "match": settings.identity()}
         self.record = Record(out, header, resume=resume) if out else None
         self.stopped: str | None = None
-        """Why the match ended early ("interrupted", "SPRT: H1 accepted"), else None."""
+        """Why the match ended early ("interrupted", "SPRT: H1 accepted", an engine that
+        was lost: "engine b (HOST:PORT): ..."), else None."""
+        self.lost: str | None = None
+        """Why an engine could not be had for a game (EngineLost), which stopped the match."""
         self._replays: dict[int, int] = {}
         self._pending: deque[GameTask] = deque()
         self._workers: list[asyncio.Task] = []
@@ -160,11 +163,11 @@ class Match:
                     result, asyncio.CancelledError
                 ):
                     raise result
-        finally:
+        finally:  # whatever ended it, the summary of the games played is written
             await self.backend.close()
-        summary = self.summary()
-        if self.record:
-            self.record.finish(summary)
+            summary = self.summary()
+            if self.record:
+                self.record.finish(summary)
         return summary
 
     def stop(self, reason: str = "interrupted") -> None:
@@ -177,7 +180,12 @@ class Match:
     async def _work(self) -> None:
         while self._pending and not self.stopped:
             task = self._pending.popleft()
-            record = await self.backend.play(task, self._watcher(task))
+            try:
+                record = await self.backend.play(task, self._watcher(task))
+            except EngineLost as exc:  # the game did not start: `--resume` plays it
+                self.lost = self.lost or str(exc)
+                self.stop(str(exc))
+                return
             replays = self._replays.get(task.id, 0)
             replay = (
                 self.settings.replay_failed

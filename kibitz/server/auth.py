@@ -1,7 +1,8 @@
 """Who is calling: bearer tokens (`kibitz serve --auth-tokens FILE`), and the caller's
 identity that sessions belong to (docs/production.md, "Tokens").
 
-The token file has one `NAME TOKEN` pair a line (blank lines and `#` comments are skipped).
+The token file has one `NAME TOKEN` pair a line (blank lines and `#` comments are skipped);
+a token is printable ASCII, all a client can send in gRPC metadata.
 A call to the engine service must carry `authorization: Bearer TOKEN` metadata (the scheme
 in any case, as RFC 7235 has it, and blanks around the parts tolerated); health checking and
 reflection stay open (reflection describes the API, no data).
@@ -27,13 +28,18 @@ class Tokens:
 
     @classmethod
     def load(cls, path: str | Path) -> Tokens:
-        """Read a token file; ValueError naming the file and line for anything malformed."""
+        """Read a token file; ValueError naming the file and line for anything malformed,
+        a token a client cannot send included."""
         try:
-            text = Path(path).read_text()
+            data = Path(path).read_bytes()
         except OSError as exc:
             raise ValueError(f"cannot read the token file {path}: {exc.strerror}") from None
         names: dict[str, str] = {}
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, raw in enumerate(data.split(b"\n"), start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ValueError(f"{path}, line {number}: not UTF-8 text") from None
             line = line.split("#", 1)[0].strip()
             if not line:
                 continue
@@ -41,6 +47,11 @@ class Tokens:
             if len(fields) != 2:
                 raise ValueError(f"{path}, line {number}: expected 'NAME TOKEN'")
             name, token = fields
+            if not sendable(token):
+                raise ValueError(
+                    f"{path}, line {number}: the token of {name} has a character no client "
+                    "can send (gRPC metadata carries printable ASCII only)"
+                )
             if len(token) < 16:
                 raise ValueError(f"{path}, line {number}: the token of {name} is shorter than 16")
             if token in names:
@@ -59,6 +70,12 @@ class Tokens:
             if hmac.compare_digest(known.encode(), token.encode()):
                 return name
         return None
+
+
+def sendable(token: str) -> bool:
+    """Whether a client can send `token` in `authorization` metadata: gRPC metadata values
+    are printable ASCII (and the file's blanks separate fields, so none is inside)."""
+    return all("!" <= char <= "~" for char in token)
 
 
 def bearer_token(metadata: Sequence[tuple[str, str | bytes]] | None) -> str | None:

@@ -273,6 +273,25 @@ def test_serve_refuses_bad_credential_files_in_one_line(tmp_path, credentials, f
     assert re.search(complaint, run.stderr), run.stderr
 
 
+@pytest.mark.parametrize(
+    ("line", "complaint"),
+    [
+        ("carol café-0123456789abcdef", "the token of carol has a character no client can send"),
+        ("carol tab\x01-0123456789abcdef", "the token of carol has a character no client can"),
+        ("carol del\x7f-0123456789abcdef", "the token of carol has a character no client can"),
+        ("carol \udcff-0123456789abcdef", "not UTF-8 text"),
+    ],
+)
+def test_serve_refuses_a_token_no_client_can_send_naming_its_line(tmp_path, line, complaint):
+    tokens = tmp_path / "tokens.txt"
+    text = f"# name token\nalice alice-0123456789abcdef\n{line}\n"
+    tokens.write_bytes(text.encode("utf-8", "surrogateescape"))
+    run = kibitz("serve", "--port", "0", "--auth-tokens", str(tokens))
+    assert run.returncode == 1
+    assert run.stderr.count("\n") == 1 and run.stderr.startswith("kibitz: "), run.stderr
+    assert f"{tokens}, line 3: {complaint}" in run.stderr, run.stderr
+
+
 def test_the_serve_banner_hints_at_tls_and_tokens(secure, credentials):
     until(lambda: any("--token TOKEN" in line for line in secure.log), "the banner")
     commands = [line for line in secure.log if line.startswith("  ")]

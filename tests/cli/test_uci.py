@@ -188,7 +188,28 @@ def test_go_reads_every_parameter_and_skips_bad_ones():
         movetime=500, mate=3, infinite=True, ponder=True, searchmoves=["e2e4", "d2d4"],
     )  # fmt: skip
     go, problems = parse_go(words("depth x sideways nodes 50"))
-    assert go == Go(nodes=50) and len(problems) == 2
+    assert go == Go(nodes=50, skipped=True) and len(problems) == 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["wtime abc", "depth -5", "movetime 1e99", "nodes 1.5", "mate 0", "winc -1",
+     "depth " + "9" * 40, "movestogo", "depth ٣", "sideways"],
+)  # fmt: skip
+def test_a_go_parameter_it_cannot_read_is_ignored_saying_so(text):
+    go, problems = parse_go(words(text))
+    assert go.skipped and len(problems) == 1 and problems[0].endswith("; ignored")
+    assert repr(text.split()[-1]) in problems[0] or text == "movestogo"
+    limits = go_limits(go)  # nothing usable left: the server's default move time
+    assert not limits.infinite and limits.depth is None and limits.movetime is None
+    assert limits.time_left == () and limits.nodes is None
+
+
+def test_the_rest_of_a_go_with_a_bad_parameter_still_counts():
+    go, problems = parse_go(words("depth -5 movetime 300 wtime x infinite"))
+    assert len(problems) == 2 and go.movetime == 300 and go.depth is None and go.infinite
+    assert go_limits(parse_go(words("depth -5 nodes 10"))[0]).nodes == 10
+    assert parse_go(words("wtime -50 btime 9000"))[1] == []  # a clock may run below zero
 
 
 def test_limits_keep_move_overhead_and_the_round_trip_off_the_clock():

@@ -9,8 +9,10 @@ import sys
 from pathlib import Path
 
 import chess.pgn
-from servers import KIBITZ
+from servers import KIBITZ, ServerProcess
 from test_match import engine, played, records
+
+from kibitz.match.cli import EXIT_ENGINE_LOST
 
 
 def kibitz_match(*argv: str) -> subprocess.CompletedProcess:
@@ -95,3 +97,38 @@ def test_mistakes_are_one_line_errors(server, tmp_path: Path):
     )
     assert run.returncode == 1 and run.stderr.count("\n") == 1
     assert "engine b: cannot start '/nonexistent/engine'" in run.stderr
+
+
+def test_an_engine_whose_server_dies_stops_the_match_cleanly_and_resume_finishes_it(tmp_path):
+    with ServerProcess() as steady:
+        lost = ServerProcess()
+        port = lost.address.rsplit(":", 1)[1]
+        argv = ["--game", "connect4", "--games", "4", "--random-openings", "2", "--json"]
+        argv += ["--engine", engine(steady.address, "a", depth=3)]
+        argv += ["--engine", engine(lost.address, "b", depth=5), "--out", str(tmp_path)]
+        process = subprocess.Popen(
+            [*KIBITZ, "match", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        try:
+            for text in process.stderr:  # after the first game's line: mid-match
+                if text.startswith("game 1/4"):
+                    lost.process.kill()
+                    break
+            stdout, stderr = process.communicate(timeout=60)
+        finally:
+            lost.process.kill()
+            lost.process.wait(timeout=30)
+        assert process.returncode == EXIT_ENGINE_LOST, stderr
+        assert "Traceback" not in stderr
+        (reason,) = [line for line in stderr.splitlines() if line.startswith("kibitz match:")]
+        assert "engine b" in reason and "--resume" in reason
+        summary = json.loads(stdout)
+        assert json.loads((tmp_path / "summary.json").read_text()) == summary
+        assert summary["stopped"].startswith("engine b") and not summary["complete"]
+        assert 1 <= summary["games"] < 4
+        with ServerProcess("--port", port) as back:
+            assert back.address == lost.address
+            finished = kibitz_match(*argv, "--resume")
+        assert finished.returncode == 0, finished.stderr
+        summary = json.loads(finished.stdout)
+        assert summary["games"] == 4 and summary["complete"] and summary["stopped"] is None
