@@ -4,6 +4,8 @@ A game object is a mutable position: engines call `play()` and `undo()` on one o
 instead of copying it. Everything a person types (positions, moves) goes through the
 game's own notation; errors are `NotationError` (malformed text) or `IllegalMoveError`
 (well-formed but not legal here), both `ValueError`s with a message naming the culprit.
+Text from outside is read through `read_position`, `read_move` and `read_moves`, which
+promise those two errors and nothing else, with short messages (`reading`).
 
 The core is what every engine family needs; everything else (hash keys, evaluation, noisy
 moves, ordering hints, solver hooks, symmetry, playouts, priors) is an optional capability
@@ -19,8 +21,10 @@ after `is_terminal()`, and then holds the result for every player.
 from __future__ import annotations
 
 import copy
+import logging
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import ClassVar
 
 Move = Hashable
@@ -30,16 +34,35 @@ CHANCE = -1
 """`to_move()` at a chance node (games with dice)."""
 
 
-QUOTE_LIMIT = 80
+QUOTE_LIMIT = 40
 """Characters of bad input an error message quotes at most."""
+MESSAGE_LIMIT = 200
+"""Characters a notation error's message has at most (`reading` cuts longer ones), so that
+with the culprit named before it (``move 3 ('...'): ``) no message passes 300."""
 
 
 def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """`text` quoted for an error message, cut after `limit` characters ("…"), so that a
-    megabyte of bad input never becomes a megabyte of error."""
-    if len(text) <= limit:
-        return repr(text)
-    return repr(text[:limit]) + f"… ({len(text)} characters)"
+    """`text` quoted for an error message, cut after `limit` characters ("…") and never
+    more than `limit` + 2 long as quoted (escapes count), so that a megabyte of bad input
+    never becomes a megabyte of error."""
+    shown = repr(text[:limit])
+    if len(text) <= limit and len(shown) <= limit + 2:
+        return shown
+    cut = limit
+    while len(shown) > limit + 2:  # escapes (control characters) quote long
+        cut = cut * (limit + 2) // len(shown)
+        shown = repr(text[:cut])
+    return shown + f"… ({len(text)} characters)"
+
+
+def capped_int(digits: str, cap: int) -> int:
+    """The value of `digits` (ASCII digits, as a regular expression matched them), or
+    `cap + 1` where it is larger than `cap`: range checks then fail as they should, and
+    thousands of digits are never converted (Python refuses more than 4300)."""
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > len(str(cap)):
+        return cap + 1
+    return min(int(significant), cap + 1)
 
 
 class NotationError(ValueError):
@@ -48,6 +71,65 @@ class NotationError(ValueError):
 
 class IllegalMoveError(ValueError):
     """A readable move that is not legal in the current position."""
+
+
+log = logging.getLogger("kibitz.games")
+_REPORTED: set[tuple[str, str, type]] = set()
+"""(game, what, exception type) of each failure `reading` has logged as a warning."""
+
+
+@contextmanager
+def reading(game: str, what: str, text: str) -> Iterator[None]:
+    """Read `text`, a `what` ("position", "move") of `game`, in the block: the game's
+    notation code may fail there only with NotationError or IllegalMoveError, whose messages
+    are cut to `MESSAGE_LIMIT`. Any other exception (RecursionError, OverflowError, the
+    ValueError of an `int()`, an IndexError, ...: a bug of the game's reader) becomes a
+    NotationError with a short reason, never Python's own text (which may quote the whole
+    input), and is logged in one line: a warning once per game and kind of failure, then at
+    debug level. Messages do not repeat `text`: the caller names it (``move 3 ('e2e4'): ``).
+    """
+    try:
+        yield
+    except (NotationError, IllegalMoveError) as exc:
+        message = str(exc)
+        if len(message) <= MESSAGE_LIMIT:
+            raise
+        kind = IllegalMoveError if isinstance(exc, IllegalMoveError) else NotationError
+        raise kind(message[: MESSAGE_LIMIT - 1] + "…") from None
+    except Exception as exc:
+        _report(game, what, text, exc)
+        raise NotationError(f"cannot read it as a {game} {what}: {_reason(exc)}") from None
+
+
+def _reason(exc: Exception) -> str:
+    """A failure of a game's reader in a few words."""
+    if isinstance(exc, RecursionError):
+        return "it is nested too deeply"
+    if isinstance(exc, OverflowError) or "integer string conversion" in str(exc):
+        return "a number in it is too large"  # C integers, or int() of over 4300 digits
+    if isinstance(exc, MemoryError):
+        return "it is too large"
+    return f"the reader failed ({type(exc).__name__})"
+
+
+def _report(game: str, what: str, text: str, exc: Exception) -> None:
+    """Log a reader's failure in one line (no traceback: only where it was raised)."""
+    frame = exc.__traceback__
+    while frame is not None and frame.tb_next is not None:
+        frame = frame.tb_next
+    where = f"{frame.tb_frame.f_globals.get('__name__')}:{frame.tb_lineno}" if frame else "?"
+    failure = (game, what, type(exc))
+    level = logging.DEBUG if failure in _REPORTED else logging.WARNING
+    _REPORTED.add(failure)
+    log.log(
+        level,
+        "%s: reading the %s %s raised %s at %s (a bug: readers raise NotationError)",
+        game,
+        what,
+        quoted(text),
+        type(exc).__name__,
+        where,
+    )
 
 
 class Game(ABC):
@@ -102,6 +184,35 @@ class Game(ABC):
     def split_moves(self, text: str) -> list[str]:
         """Split a move list as people write it (e.g. ``"e2e4 e7e5"``) into move strings."""
         return text.replace(",", " ").split()
+
+    # -- reading text from outside (every error a NotationError or IllegalMoveError) --------
+
+    @classmethod
+    def read_position(cls, text: str) -> Game:
+        """`from_position` for text from outside: it fails only with NotationError, with a
+        short message that does not repeat `text` (`reading`)."""
+        with reading(cls.name, "position", text):
+            return cls.from_position(text)
+
+    def read_move(self, text: str) -> Move:
+        """`parse_move` for text from outside: it fails only with NotationError or
+        IllegalMoveError, with a short message (`reading`)."""
+        with reading(self.name, "move", text):
+            return self.parse_move(text)
+
+    def read_moves(self, entries: Iterable[str]) -> list[str]:
+        """Play move-list entries from outside, each split by `split_moves` (``"e2e4 e7e5"``),
+        with `play_line`; returns the moves one by one. Errors as `play_line`'s; on error
+        the position is left unchanged."""
+        expanded: list[str] = []
+        for index, entry in enumerate(entries, start=1):
+            try:
+                with reading(self.name, "move list", entry):
+                    expanded.extend(self.split_moves(entry))
+            except NotationError as exc:
+                raise NotationError(f"entry {index} ({quoted(entry)}): {exc}") from None
+        self.play_line(expanded)
+        return expanded
 
     # -- state ------------------------------------------------------------------------------
 
@@ -170,9 +281,11 @@ class Game(ABC):
     # -- conveniences built on the interface --------------------------------------------------
 
     def play_text(self, text: str) -> Move:
-        """Parse and play one move given in notation; returns the move."""
-        move = self.parse_move(text)
-        self.play(move)
+        """Read and play one move given in notation; returns the move. Errors as
+        `read_move`'s (a failure of `play` itself included: `reading`)."""
+        with reading(self.name, "move", text):
+            move = self.parse_move(text)
+            self.play(move)
         return move
 
     def format_line(self, moves: Sequence[Move]) -> list[str]:

@@ -692,7 +692,7 @@ def _read_row(text: str, row: int) -> list[str]:
     for run in _RUN.finditer(text):
         token = run[0]
         if _NUMBER.fullmatch(token):
-            if int(token) == 0 or len(token) > 2:
+            if len(token) > 2 or int(token) == 0:  # never int() of thousands of digits
                 raise NotationError(
                     f"row {row + 1} ({quoted(text)}): {quoted(token)} is not a number of "
                     f"empty cells (1 to {MAX_SIZE})"

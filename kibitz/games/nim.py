@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import ClassVar
 
-from kibitz.games.base import Game, IllegalMoveError, Move, NotationError, quoted
+from kibitz.games.base import Game, IllegalMoveError, Move, NotationError, capped_int, quoted
 from kibitz.games.capabilities import Evaluation, HashKey, MoveOrdering
 
 MAX_HEAPS = 16
@@ -92,18 +92,22 @@ class Nim(Game, HashKey, Evaluation, MoveOrdering):
         match = _MOVE_RE.fullmatch(text)
         if match is None:
             raise NotationError(f"{quoted(text)} is not a move: expected H:N, e.g. 2:3")
-        heap, count = int(match[1]), int(match[2])
+        heap, count = capped_int(match[1], MAX_HEAPS), capped_int(match[2], MAX_HEAP_SIZE)
         if self.is_terminal():
             raise IllegalMoveError(f"the game is over: {self.terminal_reason()}")
         if not 1 <= heap <= len(self._heaps):
-            raise IllegalMoveError(f"there is no heap {heap} (heaps are 1 to {len(self._heaps)})")
+            raise IllegalMoveError(
+                f"there is no heap {_shown(match[1])} (heaps are 1 to {len(self._heaps)})"
+            )
         if count == 0:
             raise IllegalMoveError("a move must take at least one object")
         size = self._heaps[heap - 1]
         if size == 0:
             raise IllegalMoveError(f"heap {heap} is empty")
         if count > size:
-            raise IllegalMoveError(f"heap {heap} has only {size} objects, cannot take {count}")
+            raise IllegalMoveError(
+                f"heap {heap} has only {size} objects, cannot take {_shown(match[2])}"
+            )
         return encode_move(heap - 1, count)
 
     def format_move(self, move: Move) -> str:
@@ -235,8 +239,15 @@ def _parse_heaps(text: str) -> list[int]:
     for index, item in enumerate(items, start=1):
         if not _HEAP_RE.fullmatch(item):
             raise NotationError(f"heap {index}: {quoted(item)} is not a non-negative integer")
-        size = int(item)
+        size = capped_int(item, MAX_HEAP_SIZE)
         if size > MAX_HEAP_SIZE:
-            raise NotationError(f"heap {index}: {size} is more than {MAX_HEAP_SIZE} objects")
+            raise NotationError(
+                f"heap {index}: {_shown(item)} is more than {MAX_HEAP_SIZE} objects"
+            )
         heaps.append(size)
     return heaps
+
+
+def _shown(digits: str) -> str:
+    """A number as typed, for a message: quoted in part where it is long."""
+    return digits if len(digits) <= 12 else quoted(digits, 12)

@@ -21,7 +21,15 @@ import math
 import re
 from typing import ClassVar
 
-from kibitz.games.base import CHANCE, Game, IllegalMoveError, Move, NotationError, quoted
+from kibitz.games.base import (
+    CHANCE,
+    Game,
+    IllegalMoveError,
+    Move,
+    NotationError,
+    capped_int,
+    quoted,
+)
 from kibitz.games.capabilities import ExpectedReturn, HashKey
 
 ROLL = 0
@@ -32,6 +40,9 @@ _POSITION = re.compile(r"(\d+)-(\d+) \+(\d+) ([12])( roll)? goal=(\d+) moves=(\d
 _MOVE_NAMES = {"roll": ROLL, "r": ROLL, "hold": HOLD, "h": HOLD, "stop": HOLD}
 MAX_GOAL = 10_000
 MAX_HORIZON = 1_000_000
+MAX_NUMBER = 10 * MAX_HORIZON
+"""The largest number a position may hold (scores and turn totals, besides the limits above)."""
+_FACE_NAMES = {str(face): face for face in range(1, FACES + 1)}
 
 
 class Pig(Game, HashKey, ExpectedReturn):
@@ -69,39 +80,40 @@ class Pig(Game, HashKey, ExpectedReturn):
         match = _POSITION.fullmatch(text)
         if match is None:
             raise NotationError(
-                f"cannot read Pig position {quoted(text)}: expected e.g. "
-                f"'12-7 +5 1 goal=20 moves=9/40' ('roll' after the player at a roll)"
+                "cannot read Pig position: expected e.g. "
+                "'12-7 +5 1 goal=20 moves=9/40' ('roll' after the player at a roll)"
             )
-        first, second, turn, player, rolling, goal, made, horizon = match.groups()
-        game = cls(int(goal), int(horizon))
-        game.scores = [int(first), int(second)]
-        game.turn_total = int(turn)
-        game.player = int(player) - 1
-        game.rolling = rolling is not None
-        game.moves_made = int(made)
-        game._check(text)
+        groups = match.groups()
+        numbers = [capped_int(number, MAX_NUMBER) for number in groups[:4] + groups[5:]]
+        if max(numbers) > MAX_NUMBER:
+            raise NotationError(f"Pig position: a number is larger than {MAX_NUMBER}")
+        first, second, turn, player, goal, made, horizon = numbers
+        game = cls(goal, horizon)
+        game.scores = [first, second]
+        game.turn_total = turn
+        game.player = player - 1
+        game.rolling = groups[4] is not None
+        game.moves_made = made
+        game._check()
         return game
 
-    def _check(self, text: str) -> None:
+    def _check(self) -> None:
         """Raise NotationError for a readable position that cannot occur."""
         if not 1 <= self.goal <= MAX_GOAL:
-            raise NotationError(f"Pig position {quoted(text)}: goal must be 1 to {MAX_GOAL}")
+            raise NotationError(f"Pig position: goal must be 1 to {MAX_GOAL}")
         if not 1 <= self.horizon <= MAX_HORIZON:
-            raise NotationError(f"Pig position {quoted(text)}: horizon must be 1 to {MAX_HORIZON}")
+            raise NotationError(f"Pig position: horizon must be 1 to {MAX_HORIZON}")
         if self.moves_made > self.horizon:
             raise NotationError(
-                f"Pig position {quoted(text)}: {self.moves_made} moves made is past the "
-                f"horizon {self.horizon}"
+                f"Pig position: {self.moves_made} moves made is past the horizon {self.horizon}"
             )
         if any(score >= self.goal for score in self.scores) and (self.turn_total or self.rolling):
             raise NotationError(
-                f"Pig position {quoted(text)}: the game is over (a score reached the goal), "
-                f"so there is no turn total or roll"
+                "Pig position: the game is over (a score reached the goal), "
+                "so there is no turn total or roll"
             )
         if self.rolling and self.moves_made == 0:
-            raise NotationError(
-                f"Pig position {quoted(text)}: a roll comes after a decision (moves >= 1)"
-            )
+            raise NotationError("Pig position: a roll comes after a decision (moves >= 1)")
 
     def position(self) -> str:
         roll = " roll" if self.rolling else ""
@@ -113,8 +125,8 @@ class Pig(Game, HashKey, ExpectedReturn):
     def parse_move(self, text: str) -> Move:
         word = text.strip().lower()
         if self.rolling:
-            if word.isdigit() and 1 <= int(word) <= FACES:
-                return int(word)
+            if word in _FACE_NAMES:
+                return _FACE_NAMES[word]
             raise NotationError(f"a die shows 1 to {FACES}, not {quoted(text)}")
         move = _MOVE_NAMES.get(word)
         if move is None:

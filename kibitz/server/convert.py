@@ -155,7 +155,8 @@ def game_over_result(state: Game) -> pb.Result:
 
 
 def limits_from_pb(limits: pb.Limits, state: Game) -> Limits:
-    """Engine limits from the wire; search_moves are parsed in `state` (may raise ValueError)."""
+    """Engine limits from the wire; search_moves are read in `state` (`Game.read_move`: may
+    raise NotationError or IllegalMoveError)."""
     clock = None
     if limits.HasField("clock") and limits.clock.time_left_ms:
         clock = Clock(
@@ -166,7 +167,7 @@ def limits_from_pb(limits: pb.Limits, state: Game) -> Limits:
     search_moves = []
     for text in limits.search_moves:
         try:
-            search_moves.append(state.parse_move(text))
+            search_moves.append(state.read_move(text))
         except ValueError as exc:
             raise type(exc)(f"search_moves: {quoted(text)}: {exc}") from None
     return Limits(

@@ -90,14 +90,17 @@ class SearchJob:
 
 
 def parse_position(game: type[Game], position: str, moves: Iterable[str]) -> tuple[Game, list[str]]:
-    """The position after `moves`, and the moves one by one (a move-list entry split)."""
+    """The position after `moves`, and the moves one by one (a move-list entry split).
+
+    Read through the game's `read_position` and `read_moves`, which fail only with its
+    notation errors, with short messages, whatever the text (`kibitz.games.base.reading`):
+    INVALID_ARGUMENT here, never UNKNOWN."""
     try:
-        state = game.from_position(position)
+        state = game.read_position(position)
     except ValueError as exc:
         raise invalid(f"position {quoted(position)}: {exc}") from None
-    expanded = [move for entry in moves for move in state.split_moves(entry)]
     try:
-        state.play_line(expanded)
+        expanded = state.read_moves(moves)
     except ValueError as exc:
         raise invalid(f"moves: {exc}") from None
     return state, expanded

@@ -161,6 +161,59 @@ def test_moves_in_uci_and_san_and_their_errors():
         promote.parse_move("e7e8")  # a promotion needs its piece
 
 
+BOARDS = pytest.mark.parametrize(
+    "board", [Board, CompiledBoard] if CompiledBoard else [Board], ids=lambda b: b.__name__
+)
+
+
+@BOARDS
+@pytest.mark.parametrize("null", ["0000", "--", "Z0", "@@@@"])
+def test_a_null_move_is_illegal_not_a_recursion(board, null):
+    state = Chess.on_board("", board)  # python-chess reads each as the null move, "0000"
+    with pytest.raises(IllegalMoveError, match="is a null move"):
+        state.parse_move(null)
+    with pytest.raises(IllegalMoveError, match=r"move 2 \('0000'\): '0000' is a null move"):
+        state.play_line(["e2e4", "0000"])
+    assert state.position() == Chess.default_position  # left unchanged
+
+
+def test_san_errors_do_not_quote_the_whole_input():
+    state = Chess.from_position("r3k2r/8/8/8/8/8/8/RN1NK2R w KQkq - 0 1")
+    with pytest.raises(NotationError, match="ambiguous here"):
+        state.parse_move("Nc3")
+    for text in ("x" * 5000, "Q@e4", "N" * 20):
+        with pytest.raises(NotationError, match="not a move") as error:
+            state.parse_move(text)
+        assert len(str(error.value)) < 150
+
+
+@BOARDS
+@pytest.mark.parametrize(
+    ("counters", "complaint"),
+    [
+        ("2147483648 1", "the halfmove clock must be at most 1000000"),
+        ("0 2147483648", "the fullmove number must be at most 1000000"),
+        ("1000001 1", "the halfmove clock must be at most"),
+        ("0 " + "9" * 4000, "the fullmove number must be at most"),
+        ("0 " + "9" * 5000, "not a FEN: invalid fullmove number in fen"),
+        ("-1 1", "not a FEN: half-move clock cannot be negative"),
+    ],
+)
+def test_move_counters_must_fit_the_boards(board, counters, complaint):
+    with pytest.raises(NotationError, match=complaint) as error:
+        Chess.on_board(f"4k3/8/8/8/8/8/8/4K3 w - - {counters}", board)
+    assert len(str(error.value)) < 150
+
+
+@BOARDS
+def test_the_largest_counters_are_kept_and_played_on(board):
+    state = Chess.on_board("4k3/8/8/8/8/8/8/4K2R b - - 1000000 1000000", board)
+    assert state.is_terminal() and state.terminal_reason() == "draw by the fifty-move rule"
+    state = Chess.on_board("4k3/8/8/8/8/8/8/4K2R b - - 0 1000000", board)
+    state.play_line(["e8d8", "h1h2"])
+    assert state.position().endswith(" 2 1000001")
+
+
 def test_checkmate_and_stalemate():
     mate = Chess.from_position("")
     mate.play_line(["f2f3", "e7e5", "g2g4", "d8h4"])

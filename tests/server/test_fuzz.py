@@ -1,6 +1,10 @@
 """Fuzzing every RPC: seeded random requests, field by field from the protocol's descriptors,
 against a real server. Only the documented status codes may come back, and the server must
-keep serving. Bounded: a fixed number of requests, a server cap on search time."""
+keep serving. Bounded: a fixed number of requests, a server cap on search time.
+
+Every registered game is fuzzed (the example plugin's included): its name, its start
+position and moves, bloated and broken (test_notation_property.py tries each game's
+notation systematically)."""
 
 from __future__ import annotations
 
@@ -11,10 +15,11 @@ import pytest
 from google.protobuf.descriptor import FieldDescriptor
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from kibitz.games import GAMES as REGISTERED
 from kibitz.v1 import engine_pb2 as pb
 from kibitz.v1 import engine_pb2_grpc as pb_grpc
 
-REQUESTS = 600
+REQUESTS = 900
 SEED = 20261123
 MAX_MESSAGES = 50
 """Responses read from one stream before it is cancelled."""
@@ -29,10 +34,37 @@ DOCUMENTED = {
 }
 SERVICE = pb.DESCRIPTOR.services_by_name["EngineService"]
 
-NAMES = ["connect4", "tictactoe", "nim", "misere-nim", "race21", "alphabeta", "random"]
+GAMES = tuple(sorted(REGISTERED))
+"""Every registered game: the built-ins and the example plugin's race21."""
+NAMES = [*GAMES, "alphabeta", "mcts", "expectimax", "random"]
 WORDS = ["", "Hash", "hash", "PVS", "Kernel", "Aspiration", "true", "0", "-1", "4453", "x"]
-POSITIONS = ["1000," * 15 + "1000", "...../...o.../..oxx..", "xx./oo./... x", "3,4,5 2", "13 2"]
-MOVES = ["4", "4453", "a1", "c3", "1:1", "2:3", "0", "8", "b2", "1", "zz", " "]
+HOSTILE = ["9" * 5000, "2147483648", "0000", "--", "Z0", "@@@@", "[" * 1000, "\x00\x01"]
+
+
+def _start_moves(name: str) -> list[str]:
+    state = REGISTERED[name].from_position("")
+    return [state.format_move(move) for move in state.legal_moves()[:4]]
+
+
+POSITIONS = [
+    "1000," * 15 + "1000",
+    "......./......./......./......./...o.../..oxx..",
+    "xx./oo./... x",
+    "3,4,5 2",
+    "13 2",
+    "b2/1w1/3 b",
+    "7 swap",
+    "12-7 +5 1 roll goal=20 moves=9/40",
+    "4HPwATDgc/ABMA:31",
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2147483648 1",
+    *(REGISTERED[name].default_position for name in GAMES),
+]
+MOVES = [
+    *["4", "4453", "a1", "c3", "1:1", "2:3", "0", "8", "b2", "1", "zz", " "],
+    *["e2e4", "Nf3", "e7e8q", "8/5 6/5", "31:", "roll", "hold", "swap", "d4"],
+    *(move for name in GAMES for move in _start_moves(name)),
+]
 
 
 class Fuzzer:
@@ -50,19 +82,11 @@ class Fuzzer:
         if roll < 0.25:
             return rng.choice(NAMES)
         if roll < 0.45:
-            return rng.choice(MOVES if field in ("moves", "search_moves") else WORDS)
+            return rng.choice([*MOVES, *HOSTILE] if field in ("moves", "search_moves") else WORDS)
         if roll < 0.55:
-            return rng.choice(["x" * 100_000, "é" * 5000, "\x00\x01\n", "🂡" * 10])
+            return rng.choice(["x" * 100_000, "é" * 5000, "\x00\x01\n", "🂡" * 10, *HOSTILE])
         if roll < 0.65 and field == "position":
-            return rng.choice(
-                [
-                    "1000," * 15 + "1000",
-                    "......./......./......./......./...o.../..oxx..",
-                    "xx./oo./... x",
-                    "3,4,5 2",
-                    "13 2",
-                ]
-            )
+            return rng.choice(POSITIONS)
         return "".join(rng.choice("abcxo.,/ 0123456789:") for _ in range(rng.randint(1, 12)))
 
     def number(self, descriptor: FieldDescriptor) -> int:
@@ -113,14 +137,19 @@ class Fuzzer:
 
 
 SEARCHES = ("Search", "Analyze", "AnalyzeResult")
-GAMES = ("tictactoe", "connect4", "nim", "race21")
 
 
 def request_for(fuzzer: Fuzzer, method):
-    """A random request; for searches, half the time a valid one with a few fields
-    randomised (fully random ones seldom get past validation)."""
+    """A random request; for Describe and searches, half the time a valid one with a few
+    fields randomised (fully random ones seldom get past validation)."""
     request = getattr(pb, method.input_type.name)()
     rng = fuzzer.rng
+    if method.name == "Describe" and rng.random() < 0.5:
+        request.game = rng.choice(GAMES)
+        start = REGISTERED[request.game].default_position
+        request.position = rng.choice([start, start, *POSITIONS, *HOSTILE])
+        request.moves.extend(fuzzer.text("moves") for _ in range(rng.randint(0, 3)))
+        return request
     if method.name not in SEARCHES or rng.random() < 0.5:
         fuzzer.fill(request)
         return request
@@ -129,6 +158,8 @@ def request_for(fuzzer: Fuzzer, method):
     else:
         request.game = rng.choice(GAMES)
         request.engine = rng.choice(["", "alphabeta", "random"])
+        if rng.random() < 0.5:
+            request.position = rng.choice([REGISTERED[request.game].default_position, *POSITIONS])
     limits = request.limits
     rng.choice(
         [
@@ -164,7 +195,8 @@ async def call(stub, method, request) -> grpc.StatusCode:
                 return response
     except grpc.aio.AioRpcError as error:
         assert error.code() != grpc.StatusCode.DEADLINE_EXCEEDED, f"{method.name} hung"
-        assert len(error.details() or "") <= 1001, (
+        limit = 300 if method.name == "Describe" else 1001  # notation errors are short
+        assert len(error.details() or "") < limit, (
             f"{method.name}: an error of {len(error.details())} characters"
         )
         return error.code()

@@ -88,8 +88,8 @@ class Backgammon(Game, HashKey, ExpectedReturn, Playout):
         parts = text.split(":")
         if len(parts) > 2:
             raise NotationError(
-                f"cannot read {quoted(text)}: expected 'PositionID', 'PositionID:31' or "
-                f"'PositionID:MatchID'"
+                "cannot read the position: expected 'PositionID', 'PositionID:31' or "
+                "'PositionID:MatchID'"
             )
         game = cls()
         mine, theirs = notation.decode_position_id(parts[0])
@@ -103,13 +103,13 @@ class Backgammon(Game, HashKey, ExpectedReturn, Playout):
                 dice = notation.parse_roll(suffix)
                 if dice is None:
                     raise NotationError(
-                        f"cannot read the dice {quoted(suffix)} of {quoted(text)}: expected "
-                        f"two digits 1-6 such as 31, or a 12-character Match ID"
+                        f"cannot read the dice {quoted(suffix)}: expected "
+                        "two digits 1-6 such as 31, or a 12-character Match ID"
                     )
         game.on_roll, game.dice = on_roll, dice
         game.sides[on_roll], game.sides[1 - on_roll] = mine, theirs
         if not sum(mine) and not sum(theirs):
-            raise NotationError(f"{quoted(text)}: neither side has a checker on the board")
+            raise NotationError("neither side has a checker on the board")
         return game
 
     def position(self) -> str:

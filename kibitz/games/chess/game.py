@@ -54,6 +54,13 @@ repeats the pure-Python reference (`board.py`) move for move."""
 START_FEN = chess.STARTING_FEN
 _LETTERS = ".pnbrqk"
 _UCI_MOVE = re.compile(r"^([a-h][1-8])([a-h][1-8])([qrbn]?)$")
+_QUOTED_FEN = re.compile(r": ['\"]")
+"""Where a python-chess FEN error's message starts quoting the FEN."""
+_MAX_SAN = 12
+"""Characters of the longest SAN move python-chess is asked to read (``exd8=Q+!?`` has 9)."""
+MAX_MOVE_COUNTER = 1_000_000
+"""The largest halfmove clock and fullmove number a FEN may give: the boards keep them in C
+integers (`_board.pyx`), and a million leaves room for any game played on from there."""
 _STATUS_TEXT = {
     chess.STATUS_NO_WHITE_KING: "White has no king",
     chess.STATUS_NO_BLACK_KING: "Black has no king",
@@ -139,8 +146,16 @@ class Chess(
             fen = START_FEN
         try:
             checked = chess.Board(fen)
-        except ValueError as exc:
-            raise NotationError(f"not a FEN: {exc}") from None
+        except ValueError as exc:  # python-chess's message ends quoting the whole FEN
+            raise NotationError(f"not a FEN: {_QUOTED_FEN.split(str(exc), 1)[0]}") from None
+        for name, value in (
+            ("halfmove clock", checked.halfmove_clock),
+            ("fullmove number", checked.fullmove_number),
+        ):
+            if value > MAX_MOVE_COUNTER:
+                raise NotationError(
+                    f"the {name} must be at most {MAX_MOVE_COUNTER}, not {quoted(str(value), 12)}"
+                )
         problem = _status_problem(checked)
         if problem:
             raise NotationError(f"not a legal position: {problem}")
@@ -187,23 +202,42 @@ class Chess(
     def parse_move(self, text: str) -> Move:
         word = text.strip()
         match = _UCI_MOVE.match(word)
-        if match:
-            frm, to, letter = match.groups()
-            move = encode(_square(frm), _square(to), _PROMOTION_KIND.get(letter, 0))
-            if move not in self.legal_moves():
-                raise IllegalMoveError(f"{word} is not a legal move here{self._over()}")
-            return move
+        if match is None:
+            match = _UCI_MOVE.match(self._san_as_uci(word))
+        if match is None:  # pragma: no cover - python-chess writes every legal move as UCI
+            raise NotationError(f"{quoted(word)} is not a move of standard chess")
+        frm, to, letter = match.groups()
+        move = encode(_square(frm), _square(to), _PROMOTION_KIND.get(letter, 0))
+        if move not in self.legal_moves():
+            raise IllegalMoveError(f"{frm}{to}{letter} is not a legal move here{self._over()}")
+        return move
+
+    def _san_as_uci(self, word: str) -> str:
+        """The legal move that SAN `word` names, as UCI (python-chess reads it). python-chess's
+        own messages quote the whole input: they are not passed on."""
+        not_a_move = (
+            f"{quoted(word)} is not a move: write it as UCI (e2e4, e7e8q) or SAN (Nf3, O-O)"
+        )
+        if len(word) > _MAX_SAN:
+            raise NotationError(not_a_move)
         try:
             parsed = self.python_chess().parse_san(word)
         except chess.IllegalMoveError:
             raise IllegalMoveError(
                 f"{quoted(word)} is not a legal move here{self._over()}"
             ) from None
-        except (chess.InvalidMoveError, chess.AmbiguousMoveError, ValueError) as exc:
+        except chess.AmbiguousMoveError:
             raise NotationError(
-                f"{quoted(word)} is not a move: write it as UCI (e2e4, e7e8q) or SAN ({exc})"
+                f"{quoted(word)} is ambiguous here: name the piece's file or rank (Nbd2), or "
+                "write UCI (b1d2)"
             ) from None
-        return self.parse_move(parsed.uci())
+        except ValueError:  # chess.InvalidMoveError and the like
+            raise NotationError(not_a_move) from None
+        if not parsed:  # python-chess reads 0000, --, Z0 and @@@@ as the null move
+            raise IllegalMoveError(
+                f"{quoted(word)} is a null move (a pass), which the rules of chess do not allow"
+            )
+        return parsed.uci()
 
     def _over(self) -> str:
         return f" (the game is over: {self.terminal_reason()})" if self.is_terminal() else ""
