@@ -191,8 +191,9 @@ class Engine(ABC):
         """Forget everything learnt in earlier searches (tables, trees)."""
 
     def close(self) -> None:  # noqa: B027 - optional: most engines hold nothing outside
-        """Release what the engine holds outside Python (processes) once it is no longer
-        used. Nothing by default."""
+        """Release what the engine holds outside Python (processes) or in bulk (large
+        tables, freed in steps so that the worker's heartbeat thread keeps running) once it
+        is no longer used. Nothing by default."""
 
     @abstractmethod
     def search(self, state: Game, limits: Limits, context: SearchContext) -> Result:

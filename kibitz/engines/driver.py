@@ -28,7 +28,8 @@ class SearchDriver:
 
     def __init__(self, state: Game, limits: Limits, context: SearchContext) -> None:
         self.context = context
-        self.time = TimeManager(limits, state.to_move(), context.clock, context.started)
+        # the clock of the player to move, or before a roll of the player about to roll
+        self.time = TimeManager(limits, state.perspective(), context.clock, context.started)
         self.node_limit = None if limits.infinite or limits.nodes is None else max(0, limits.nodes)
         """Nodes after which the search stops (None: no limit; ignored when infinite)."""
         self.last_info = 0.0
@@ -56,6 +57,13 @@ class SearchDriver:
         if self.time.hard_passed(elapsed):
             return StopReason.TIME
         return None
+
+    def unstarted(self) -> StopReason | None:
+        """Why the search must not begin at all, if it must not: a stop request, or its hard
+        deadline passed already (the request spent its time waiting in the server's queue).
+        The engine then answers at once without searching: 0 nodes, a legal move. (Judged
+        at `began`, the clock reading of the driver's construction: no reading of its own.)"""
+        return self.stop_reason(0, self.began, first_step=True)
 
     def target_passed(self, elapsed: float) -> bool:
         """Whether the time the search should take (the soft deadline) has passed: where
@@ -149,8 +157,11 @@ def terminal_result(state: Game, elapsed: float) -> Result:
     return Result(None, score, [], [], 0, elapsed, 0, stop_reason=StopReason.GAME_OVER)
 
 
-def unsearched_result(move: Move, score: Score, elapsed: float) -> Result:
-    """The answer of a search stopped before it began: the first candidate move, scored by
-    whatever the engine knows without searching."""
+def unsearched_result(
+    move: Move, score: Score, elapsed: float, reason: StopReason = StopReason.STOPPED
+) -> Result:
+    """The answer of a search cut before it began (`SearchDriver.unstarted`: a stop, or no
+    time left): `move`, scored by whatever the engine knows without searching, and 0
+    nodes."""
     root = RootMove(move, score, [move])
-    return Result(move, score, [move], [root], 0, elapsed, 0, stop_reason=StopReason.STOPPED)
+    return Result(move, score, [move], [root], 0, elapsed, 0, stop_reason=reason)

@@ -5,7 +5,10 @@ first come first served among equals (like KataGo's analysis queries), up to `ca
 waiting; beyond that a search is refused with RESOURCE_EXHAUSTED. A waiting search whose
 `give_up` event is set (a Stop, shutdown), or whose deadline passes while it waits, leaves
 the queue and runs at once without a slot: its engine answers immediately with its best
-move so far, so that waiting never makes an answer later than its time limit.
+move so far (0 nodes), so that waiting never makes an answer later than its time limit.
+Such a search still needs a worker: an analysis waits for one the pool lends (pool.py),
+which never holds more than the slots plus the spare workers, so a burst of them starts no
+processes of its own.
 """
 
 from __future__ import annotations

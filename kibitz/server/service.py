@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import time
@@ -68,8 +69,9 @@ def _streams_errors(method: Callable) -> Callable:
     @functools.wraps(method)
     async def wrapper(self: EngineService, request, context: grpc.aio.ServicerContext):
         try:
-            async for response in method(self, request, context):
-                yield response
+            async with contextlib.aclosing(method(self, request, context)) as responses:
+                async for response in responses:
+                    yield response
         except _HANDLED as exc:
             await context.abort(*_status(exc))
 
@@ -102,7 +104,11 @@ class EngineService(pb_grpc.EngineServiceServicer):
         )
         self.queue = SearchQueue(config.max_searches, config.max_queued)
         self.pool = WorkerPool(
-            config.spare_workers, config.spare_idle_timeout, config.heartbeat_timeout, engines
+            config.spare_workers,
+            config.spare_idle_timeout,
+            config.heartbeat_timeout,
+            engines,
+            limit=config.max_searches + config.spare_workers,
         )
         self._analyses: dict[asyncio.Event, Worker | None] = {}
         """Running and waiting analyses: their stop events and (once started) workers."""
@@ -274,10 +280,10 @@ class EngineService(pb_grpc.EngineServiceServicer):
                         raise ServiceError(grpc.StatusCode.NOT_FOUND, "the session was closed")
                     worker = await session.live_worker()
                     order = self._order(job, started)
-                    async for response in self._supervise(
-                        worker, job, order, waited, session.stop_requested
-                    ):
-                        yield response
+                    search = self._supervise(worker, job, order, waited, session.stop_requested)
+                    async with contextlib.aclosing(search):
+                        async for response in search:
+                            yield response
             session.searches += 1
         finally:
             session.searching = False
@@ -292,20 +298,23 @@ class EngineService(pb_grpc.EngineServiceServicer):
     async def Analyze(
         self, request: pb.AnalyzeRequest, context
     ) -> AsyncIterator[pb.SearchResponse]:
-        async for response in self._analysis(request, progress=True):
-            yield response
+        async with contextlib.aclosing(self._analysis(request, progress=True)) as responses:
+            async for response in responses:
+                yield response
 
     @_handles_errors
     async def AnalyzeResult(self, request: pb.AnalyzeRequest, context) -> pb.Result:
-        async for response in self._analysis(request, progress=False):
-            if response.HasField("result"):
-                return response.result
+        # closed at once, not when collected: its timers and its worker must not outlive it
+        async with contextlib.aclosing(self._analysis(request, progress=False)) as responses:
+            async for response in responses:
+                if response.HasField("result"):
+                    return response.result
         raise ServiceError(grpc.StatusCode.INTERNAL, "the analysis ended without a result")
 
     async def _analysis(
         self, request: pb.AnalyzeRequest, progress: bool
     ) -> AsyncIterator[pb.SearchResponse]:
-        """An analysis on a spare worker with a transient engine."""
+        """An analysis on a worker lent by the pool, with a transient engine."""
         started = asyncio.get_running_loop().time()
         game = game_named(request.game)
         engine = engine_for(request.engine, game)
@@ -325,14 +334,16 @@ class EngineService(pb_grpc.EngineServiceServicer):
             ) as waited:
                 if waited and progress:
                     yield _queued_info(waited)
-                worker = self._analyses[stop] = await self.pool.take()
+                worker = self._analyses[stop] = await self.pool.lend()
                 if stop.is_set():
                     worker.stop()
                 setup = (game.name, engine.name, options)
                 order = self._order(job, started, setup, progress)
                 try:
-                    async for response in self._supervise(worker, job, order, waited, stop):
-                        yield response
+                    search = self._supervise(worker, job, order, waited, stop)
+                    async with contextlib.aclosing(search):
+                        async for response in search:
+                            yield response
                 finally:
                     self.pool.give_back(worker)
         finally:
@@ -370,18 +381,22 @@ class EngineService(pb_grpc.EngineServiceServicer):
         loop = asyncio.get_running_loop()
         timers = []
         if job.deadline is not None:
-            stop_at = order.started + job.deadline + self.config.deadline_margin
+            # from its deadline, or from now for a search that got its worker only after it
+            # (its time ran out waiting): the engine answers at once, given the same margin
+            begin = max(order.started + job.deadline, loop.time())
+            stop_at = begin + self.config.deadline_margin
             timers.append(loop.call_at(stop_at, worker.stop))
             timers.append(loop.call_at(stop_at + self.config.kill_grace, worker.kill))
         try:
             await worker.start_search(order)
             if stop.is_set():  # a Stop that came while the search was being set up
                 worker.stop()
-            async for message in worker.results():
-                if isinstance(message, pb.Info):
-                    yield pb.SearchResponse(info=message)
-                else:
-                    yield pb.SearchResponse(result=_finished(message, job, waited))
+            async with contextlib.aclosing(worker.results()) as messages:
+                async for message in messages:
+                    if isinstance(message, pb.Info):
+                        yield pb.SearchResponse(info=message)
+                    else:
+                        yield pb.SearchResponse(result=_finished(message, job, waited))
         except WorkerCrashed as exc:
             if timers and loop.time() >= timers[-1].when():
                 log.warning("worker ignored its deadline and was killed; answering best so far")

@@ -124,7 +124,7 @@ def prepare_search(
     if not state.is_terminal():
         engine_limits = convert.limits_from_pb(limits, state)
         engine_limits.max_time = time_cap
-        deadline = engine.deadline(engine_limits, state.to_move())
+        deadline = engine.deadline(engine_limits, state.perspective())  # a roll: the roller's clock
     inline = _small(engine, limits, state)
     return SearchJob(position, expanded, limits, deadline, timed, state, inline)
 

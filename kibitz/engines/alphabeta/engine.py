@@ -169,6 +169,7 @@ class AlphaBeta(Engine):
             megabytes = int(self.options["Hash"])
             entries = entries_for_mb(megabytes, kernels.ENTRY_BYTES if native else ENTRY_BYTES)
         if type(self._tt) is not kind or self._tt.size != entries:
+            self.close()
             self._tt = kind(entries)
         return self._tt
 
@@ -176,6 +177,13 @@ class AlphaBeta(Engine):
         if self._tt is not None:
             self._tt.clear()
         self._ordering.clear()
+
+    def close(self) -> None:
+        """Let go of the table, emptied first: its `clear` frees millions of entries in
+        steps, where dropping it whole would hold the interpreter for seconds."""
+        if self._tt is not None:
+            self._tt.clear()
+            self._tt = None
 
     def search(self, state: Game, limits: Limits, context: SearchContext) -> Result:
         options = self.options
@@ -215,9 +223,10 @@ class AlphaBeta(Engine):
         if tt_move in moves:
             moves.remove(tt_move)
             moves.insert(0, tt_move)
-        if context.stop.is_set():
+        unstarted = driver.unstarted()
+        if unstarted is not None:  # stopped, or no time left: the table's move or the first
             score = Score.from_internal(clamped_evaluation(state))
-            return unsearched_result(moves[0], score, driver.elapsed())
+            return unsearched_result(moves[0], score, driver.elapsed(), unstarted)
 
         root = RootSearch(
             nodes,

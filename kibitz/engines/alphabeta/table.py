@@ -27,6 +27,10 @@ PROVEN = 10**6
 ENTRY_BYTES = 160
 """Approximate memory of one filled slot (list pointer + tuple + key and score ints)."""
 
+CLEAR_STEP = 1 << 14
+"""Slots `clear` empties at a time. Freeing a full table's millions of entries takes
+seconds; between steps other threads get the interpreter (a server worker's heartbeat)."""
+
 
 class Entry(NamedTuple):
     """One stored search result."""
@@ -93,7 +97,12 @@ class TranspositionTable:
         self.hits = 0
 
     def clear(self) -> None:
-        self.slots = [None] * self.size
+        """Empty every slot, CLEAR_STEP slots at a time (see there)."""
+        slots, size = self.slots, self.size
+        empty: list[Entry | None] = [None] * min(CLEAR_STEP, size)
+        for start in range(0, size, CLEAR_STEP):
+            end = min(start + CLEAR_STEP, size)
+            slots[start:end] = empty if end - start == len(empty) else empty[: end - start]
         self.generation = 0
         self.probes = 0
         self.hits = 0

@@ -16,7 +16,7 @@ from kibitz.engines.base import Engine, OptionSpec, Requirements, SearchContext
 from kibitz.engines.driver import SearchDriver, root_candidates, terminal_result
 from kibitz.engines.expectimax.nodes import NodeSearch
 from kibitz.engines.expectimax.root import RootSearch
-from kibitz.engines.types import Bound, Limits, Result, Score, StopReason
+from kibitz.engines.types import Bound, Limits, Result, Score
 from kibitz.games import CHANCE, Game
 from kibitz.games.capabilities import ExpectedReturn, MoveOrdering
 
@@ -90,11 +90,17 @@ class Expectimax(Engine):
         """The table kept between searches, replaced when the Hash option changes."""
         entries = entries_for_mb(int(self.options["Hash"]), ENTRY_BYTES)
         if self._table.size != entries:
+            self.close()
             self._table = TranspositionTable(entries)
         return self._table
 
     def new_game(self) -> None:
         self._table.clear()
+
+    def close(self) -> None:
+        """Let go of the table, emptied first (in steps: see `TranspositionTable.clear`)."""
+        self._table.clear()
+        self._table = TranspositionTable(0)
 
     def search(self, state: Game, limits: Limits, context: SearchContext) -> Result:
         driver = SearchDriver(state, limits, context)
@@ -113,9 +119,10 @@ class Expectimax(Engine):
         max_depth = DEFAULT_MAX_DEPTH
         if limits.depth is not None and not limits.infinite and not limits.solve:
             max_depth = max(1, limits.depth)
-        if context.stop.is_set():
+        unstarted = driver.unstarted()
+        if unstarted is not None:  # stopped, or no time left: the moves' estimates
             root.answer = root.static_lines()
-            completed_depth, solved, stop_reason = 0, False, StopReason.STOPPED
+            completed_depth, solved, stop_reason = 0, False, unstarted
         else:
             completed_depth, solved, stop_reason = root.deepen(max_depth)
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from kibitz.engines.base import Engine, OptionSpec, Requirements, SearchContext
-from kibitz.engines.driver import SearchDriver, root_candidates, terminal_result, unsearched_result
+from kibitz.engines.driver import SearchDriver, root_candidates, terminal_result
 from kibitz.engines.mcts.reuse import find_subtree
 from kibitz.engines.mcts.simulation import NO_PLAYER, Settings, Simulations
 from kibitz.engines.mcts.tree import Node
@@ -169,8 +169,8 @@ class MCTS(Engine):
             self._previous = None
             return terminal_result(state, driver.elapsed())
         candidates = root_candidates(state.legal_moves(), limits.search_moves)
-        if context.stop.is_set():
-            return unsearched_result(candidates[0], Score(ScoreKind.HEURISTIC), driver.elapsed())
+        # a stop or no time left ends it before the first simulation (0 nodes): the answer is
+        # then the tree's, reused or fresh (`ranked_root_moves` lists every root move)
         root = self._reused_root(state) if not limits.search_moves else None
         reused = root.visits if root is not None else 0
         if root is None:
@@ -188,7 +188,7 @@ class MCTS(Engine):
         self._report(simulations, driver, limits.multipv, elapsed)
         # a restricted root lacks moves: no later search may reuse it
         self._previous = None if limits.search_moves else (state.clone(), root)
-        root_moves = ranked_root_moves(root)
+        root_moves = ranked_root_moves(root, simulations.outcomes)
         best = root_moves[0]
         stats = {
             "playouts": float(simulations.playouts),
@@ -252,7 +252,7 @@ class MCTS(Engine):
     def _report(
         self, simulations: Simulations, driver: SearchDriver, multipv: int, elapsed: float
     ) -> None:
-        root_moves = ranked_root_moves(simulations.root)
+        root_moves = ranked_root_moves(simulations.root, simulations.outcomes)
         for index, line in enumerate(root_moves[: max(1, multipv)], start=1):
             driver.report(
                 driver.info(
@@ -268,22 +268,38 @@ class MCTS(Engine):
             )
 
 
-def ranked_root_moves(root: Node) -> list[RootMove]:
+def ranked_root_moves(root: Node, odds: Mapping[Move, float] | None = None) -> list[RootMove]:
     """Every root move, best first: a proven win (the shortest), then by visits (ties by
     mean; a proven draw goes first when the most visited move's mean is no better),
-    proven losses last (the longest first); untried moves after the tried ones."""
+    proven losses last (the longest first); untried moves after the tried ones. At a
+    chance root (before the roll) the outcomes, each with its probability: the sampled ones
+    by visits, then those not sampled yet, most likely first (so that a search cut before
+    its first simulation answers the most likely outcome, as expectimax does). `odds`: a
+    chance root's outcomes and their probabilities (`Simulations.outcomes`)."""
+    odds = odds or {}
     children = sorted(root.children, key=_rank, reverse=True)
     draw = next((child for child in children if child.proven == 0), None)
     if draw is not None and children[0].proven is None and children[0].mean <= 0:
         children.remove(draw)
         children.insert(0, draw)
     moves = [
-        RootMove(child.move, child_score(child), principal_variation(child), child.prior)
+        RootMove(
+            child.move,
+            child_score(child),
+            principal_variation(child),
+            child.prior,
+            odds.get(child.move),
+        )
         for child in children
     ]
     for move in reversed(root.untried or []):
         prior = root.priors.get(move) if root.priors else None
         moves.append(RootMove(move, Score(ScoreKind.HEURISTIC, visits=0), [move], prior))
+    sampled = {child.move for child in children}
+    unsampled = [(move, p) for move, p in odds.items() if move not in sampled]
+    for move, probability in sorted(unsampled, key=lambda outcome: -outcome[1]):  # stable
+        score = Score(ScoreKind.HEURISTIC, visits=0)
+        moves.append(RootMove(move, score, [move], probability=probability))
     return moves
 
 

@@ -92,6 +92,15 @@ class Simulations:
         self.playouts = 0
         self.depth_total = 0
         self.max_depth = 0
+        self.outcomes: dict[Move, float] = {}
+        """At a chance root (before the roll): the outcomes it samples, by probability."""
+        if not state.is_terminal() and state.to_move() == CHANCE:
+            wanted = None if root_moves is None else set(root_moves)
+            self.outcomes = {
+                outcome: probability
+                for outcome, probability in state.chance_outcomes()
+                if wanted is None or outcome in wanted
+            }
         if root.untried is None and not state.is_terminal():
             self._expand(root, state.legal_moves() if root_moves is None else root_moves)
 

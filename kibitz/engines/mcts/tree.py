@@ -111,11 +111,15 @@ class Node:
 
 
 def expand(node: Node, state: Game, moves: list[Move], priors: dict[Move, float] | None) -> None:
-    """Make `node` an inner node of `state` (not terminal): `moves` are tried in order."""
+    """Make `node` an inner node of `state` (not terminal): `moves` are tried in order (at
+    a chance node: the outcomes sampled, by their probabilities; a root's `search_moves`)."""
     player = state.to_move()
     node.player = player
     if player == CHANCE:
         outcomes = state.chance_outcomes()
+        if len(moves) < len(outcomes):
+            wanted = set(moves)
+            outcomes = [outcome for outcome in outcomes if outcome[0] in wanted]
         cumulative = list(itertools.accumulate(probability for _, probability in outcomes))
         node.probabilities = ([outcome for outcome, _ in outcomes], cumulative)
         node.untried = []

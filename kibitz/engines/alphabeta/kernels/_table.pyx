@@ -7,7 +7,7 @@ Info) uses the same methods as `TranspositionTable`. Moves are small integers (-
 None), keys unsigned 64-bit integers.
 """
 
-from cpython.mem cimport PyMem_Calloc, PyMem_Free
+from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from kibitz.engines.alphabeta.table import Entry as TableEntry
@@ -38,6 +38,15 @@ def cpu_has_popcnt() -> bool:
     return kibitz_cpu_has_popcnt() != 0
 
 
+cdef Entry* _zeroed(size_t size) noexcept:
+    """A zero-filled block of `size` bytes (NULL if there is none), allocated without the
+    GIL: calloc zeroes what the system does not hand out zeroed already."""
+    cdef void* block
+    with nogil:
+        block = calloc(size, 1)
+    return <Entry*> block
+
+
 cdef class NativeTable:
     """Depth-preferred, generation-aware, one entry per slot (see `TranspositionTable`)."""
 
@@ -47,15 +56,31 @@ cdef class NativeTable:
         self.size = entries
         self.win_threshold = WIN_THRESHOLD
         self.bytes = max(entries, 1) * sizeof(Entry)
-        self.slots = <Entry*> PyMem_Calloc(self.bytes, 1)  # zero-filled: every slot empty
+        self.slots = _zeroed(self.bytes)  # every slot empty
         if self.slots == NULL:
             raise MemoryError(f"no memory for a table of {entries} entries")
 
     def __dealloc__(self):
-        PyMem_Free(self.slots)
+        cdef Entry* slots = self.slots
+        self.slots = NULL
+        with nogil:  # unmapping gigabytes takes a while
+            free(slots)
 
     def clear(self) -> None:
-        memset(self.slots, 0, self.bytes)
+        """Empty every slot, without holding the GIL (a worker's heartbeat thread must keep
+        beating while gigabytes are cleared): a fresh zero-filled block replaces the old
+        one (large blocks come zeroed from the system, lazily: a slot never used again costs
+        neither time nor memory); the old one is zeroed where no fresh block is to be had."""
+        cdef size_t size = self.bytes
+        cdef Entry* old = self.slots
+        cdef Entry* fresh = _zeroed(size)
+        with nogil:
+            if fresh == NULL:
+                memset(old, 0, size)
+            else:
+                free(old)
+        if fresh != NULL:
+            self.slots = fresh
         self.generation = 0
         self.probes = 0
         self.hits = 0
