@@ -48,10 +48,14 @@ class SearchDriver:
     ) -> StopReason | None:
         """Why the search must end now, `elapsed` seconds in, if it must: the node limit
         (except during the first step, so that there is a move to answer), a stop request,
-        the hard deadline."""
+        the hard deadline. At the first step a passed deadline comes before a stop: that
+        stop is the server's backstop for the same deadline, which reaches a worker that got
+        the search late (a loaded machine) first."""
         limit = self.node_limit
         if not first_step and limit is not None and nodes >= limit:
             return StopReason.NODES
+        if first_step and self.time.hard_passed(elapsed):
+            return StopReason.TIME
         if self.context.stop.is_set():
             return StopReason.STOPPED
         if self.time.hard_passed(elapsed):

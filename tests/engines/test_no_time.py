@@ -10,6 +10,7 @@ deadline has passed at the first reading, whatever the machine.
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 from fakes import FakeClock
@@ -98,3 +99,17 @@ def test_mcts_samples_only_the_stated_outcomes_at_a_chance_root():
     result = ENGINES["mcts"]().search(state, Limits(nodes=60, search_moves=stated), SearchContext())
     assert {root.move for root in result.root_moves} == set(stated)
     assert result.best_move in stated and result.nodes == 60
+
+
+@pytest.mark.parametrize(
+    ("engine_class", "game"),
+    [pair for pair in PAIRS if pair.values[1].name in ("connect4", "backgammon")],
+)
+def test_a_stop_that_came_with_a_passed_deadline_still_answers_time(engine_class, game):
+    """The server's backstop stops a search shortly after its deadline; a search that got
+    its worker later still than that (a loaded machine) sees both: its reason is the time."""
+    stopped = threading.Event()
+    stopped.set()
+    context = SearchContext(stop=stopped, clock=FakeClock(0.001), started=0.0)
+    result = engine_class().search(game.from_position(""), NO_TIME["movetime"], context)
+    assert result.nodes == 0 and result.stop_reason == StopReason.TIME
