@@ -1,8 +1,8 @@
 """The `mcts` engine: options, the tree kept between searches, one search's loop and its
 answer in the shared score model (docs/engines.md, "mcts").
 
-The simulations themselves are in `simulation.py`, the tree in `tree.py`, tree reuse in
-`reuse.py`.
+The simulations themselves are in `simulation.py`, their tree policies in `policies.py`,
+their leaf evaluations in `evaluators.py`, the tree in `tree.py`, tree reuse in `reuse.py`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,11 @@ from typing import Any, ClassVar
 
 from kibitz.engines.base import Engine, OptionSpec, Requirements, SearchContext
 from kibitz.engines.driver import SearchDriver, root_candidates, terminal_result
+from kibitz.engines.mcts.evaluators import EVALUATORS, Evaluator
+from kibitz.engines.mcts.policies import POLICIES, TreePolicy, make_policy
 from kibitz.engines.mcts.reuse import find_subtree
-from kibitz.engines.mcts.simulation import NO_PLAYER, Settings, Simulations
+from kibitz.engines.mcts.settings import Settings
+from kibitz.engines.mcts.simulation import NO_PLAYER, Simulations
 from kibitz.engines.mcts.tree import Node
 from kibitz.engines.types import Bound, Limits, Result, RootMove, Score, ScoreKind, StopReason
 from kibitz.games import Game, Move
@@ -30,7 +33,8 @@ class MCTS(Engine):
     name: ClassVar[str] = "mcts"
     description: ClassVar[str] = (
         "Monte Carlo tree search: UCT (PUCT where the game gives move priors), random "
-        "playouts (the game's own where it has them), MCTS-solver proofs of wins and losses, "
+        "playouts (the game's own where it has them) or the game's heuristic at the leaves, "
+        "MCTS-solver proofs of wins and losses, "
         "RAVE where it pays, tree reuse between the moves of a session. Any number of players, "
         "chance events sampled by their probabilities. Nodes are playouts; depth is the "
         "average depth of the simulations in the tree, selective depth the deepest."
@@ -62,7 +66,36 @@ class MCTS(Engine):
             "Priors",
             "check",
             True,
-            "Select by PUCT with the game's move priors where it has them; off = UCT.",
+            "Select by PUCT with the game's move priors where it has them; off = UCT "
+            "(with Policy auto; Policy puct then spreads the priors evenly).",
+        ),
+        OptionSpec(
+            "Policy",
+            "combo",
+            "auto",
+            "The tree policy: uct, puct (the evaluation's move priors, even priors where it "
+            "has none), auto = puct where the evaluation gives priors (the game's, with "
+            "Priors on), else uct. RAVE blends into either.",
+            choices=tuple(POLICIES),
+        ),
+        OptionSpec(
+            "Evaluation",
+            "combo",
+            "playout",
+            "What a simulation backs up from the tree's edge: playout = a random playout to "
+            "the end (the game's own, compiled with Kernel); heuristic = the game's "
+            "expected_return() or tanh(evaluate() / HeuristicScale), no playout (random "
+            "playouts where the game has neither).",
+            choices=tuple(EVALUATORS),
+        ),
+        OptionSpec(
+            "HeuristicScale",
+            "spin",
+            300,
+            "With Evaluation heuristic: the evaluate() value, in centi-units, that counts as "
+            "a return of tanh(1) = 0.76 (returns go from -1 to +1).",
+            min=1,
+            max=100_000,
         ),
         OptionSpec(
             "Solver",
@@ -138,10 +171,15 @@ class MCTS(Engine):
     def memory_mb(cls, options: Mapping[str, Any]) -> int:
         return int(options["TreeMemory"])
 
-    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self, options: Mapping[str, Any] | None = None, *, evaluator: Evaluator | None = None
+    ) -> None:
+        """`evaluator`: a leaf evaluation of the caller's (a learned value, say) for every
+        search, instead of the option `Evaluation`'s."""
         super().__init__(options)
         self._previous: tuple[Game, Node] | None = None
         """The position of the previous search and its tree (for reuse)."""
+        self._evaluator = evaluator
 
     def new_game(self) -> None:
         self._previous = None
@@ -161,7 +199,21 @@ class MCTS(Engine):
             max_bytes=options["TreeMemory"] * 2**20,
             kernel=options["Kernel"],
             hooks=options["GameHooks"],
+            evaluation=options["Evaluation"],
+            policy=options["Policy"],
+            heuristic_scale=float(options["HeuristicScale"]),
         )
+
+    def make_evaluator(self, state: Game, settings: Settings) -> Evaluator:
+        """The leaf evaluation of a search of `state`: the one given to the constructor,
+        else the option `Evaluation`'s (a subclass may plug in its own)."""
+        if self._evaluator is not None:
+            return self._evaluator
+        return EVALUATORS[settings.evaluation](state, settings)
+
+    def make_policy(self, settings: Settings, evaluator: Evaluator) -> TreePolicy:
+        """The tree policy of a search: the option `Policy`'s, with RAVE when on."""
+        return make_policy(settings, evaluator.gives_priors)
 
     def search(self, state: Game, limits: Limits, context: SearchContext) -> Result:
         driver = SearchDriver(state, limits, context)
@@ -176,12 +228,16 @@ class MCTS(Engine):
         if root is None:
             root = Node(None, NO_PLAYER)
         seed = self.options["Seed"]
+        settings = self.settings(state)
+        evaluator = self.make_evaluator(state, settings)
         simulations = Simulations(
             state,
             root,
-            self.settings(state),
+            settings,
             random.Random(seed) if seed else random.Random(),
             root_moves=candidates if limits.search_moves else None,
+            evaluator=evaluator,
+            policy=self.make_policy(settings, evaluator),
         )
         stop_reason = self._simulate(simulations, driver, limits)
         elapsed = driver.elapsed()
