@@ -15,7 +15,7 @@ import shlex
 import sys
 import time
 
-from kibitz.clients import argtypes
+from kibitz import argtypes
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

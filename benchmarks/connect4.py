@@ -24,8 +24,9 @@ from pathlib import Path
 
 from kibitz.engines.alphabeta import AlphaBeta
 from kibitz.engines.base import SearchContext
-from kibitz.engines.types import Bound, Limits, ScoreKind
+from kibitz.engines.types import Limits
 from kibitz.games.connect4 import ConnectFour, solver_score
+from kibitz.vocabulary import Bound, ScoreKind
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"
 """Pons's test sets, shipped with the tests (see the README there)."""

@@ -2,6 +2,6 @@
 
 import sys
 
-from kibitz.clients.cli import main
+from kibitz.cli import main
 
 sys.exit(main())

@@ -415,6 +415,26 @@ class Client:
         request = pb.DescribeRequest(game=game, position=position, moves=_moves(moves))
         return await self.call("Describe", request)
 
+    async def export(
+        self,
+        game: str,
+        position: str = "",
+        moves: Iterable[str] = (),
+        players: Iterable[str] = (),
+        headers: Mapping[str, str] | None = None,
+        comments: Iterable[str] = (),
+    ) -> pb.GameRecord:
+        """The game written down in its game's record format (PGN for chess, else JSON)."""
+        request = pb.ExportRequest(
+            game=game,
+            position=position,
+            moves=_moves(moves),
+            players=list(players),
+            headers=dict(headers or {}),
+            comments=list(comments),
+        )
+        return await self.call("ExportGame", request)
+
     async def open(
         self, game: str, engine: str = "", options: Mapping[str, Any] | None = None
     ) -> Session:

@@ -7,7 +7,6 @@ import contextlib
 import random
 
 from kibitz.clients.client import InvalidArgument, NotFound
-from kibitz.clients.display import display_for
 from kibitz.clients.sync import SyncClient
 from kibitz.clients.values import Limits
 
@@ -79,10 +78,9 @@ def play(client: SyncClient, args: argparse.Namespace, limits: Limits) -> int:
                 except NotFound:  # the session expired while the human was thinking
                     session = client.open(args.game, args.engine, args.options)
                     result = session.search(args.position, moves, limits).wait()
-                display = display_for(args.game, args.position, moves)
-                shown = display.line([result.best_move])[0]
+                shown = result.best_move_label or result.best_move
                 named = shown if shown == result.best_move else f"{shown} ({result.best_move})"
-                print(f"engine plays {named}  ({display.score(result.score)})")
+                print(f"engine plays {named}  ({result.score})")
                 moves.append(result.best_move)
             position = client.describe(args.game, args.position, tuple(moves))
     finally:

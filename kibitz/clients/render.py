@@ -1,13 +1,18 @@
-"""Human-readable text for search answers (progress lines, result tables) and sessions; moves
-and scores are written by a `Display` (display.py: the wire's notation, SAN for chess)."""
+"""Human-readable text for search answers (progress lines, result tables) and sessions.
+Moves and scores are shown as the server labels them for people (SAN and mates in moves for
+chess), the wire's notation where a server sends no labels."""
 
 from __future__ import annotations
 
-from kibitz.clients.display import Display
+from collections.abc import Sequence
+
 from kibitz.clients.values import Info, Result, RootMove
 from kibitz.v1 import engine_pb2 as pb
 
-PLAIN = Display()
+
+def _shown(moves: Sequence[str], labels: Sequence[str]) -> list[str]:
+    """A line as people read it: its labels, or the moves themselves without them."""
+    return list(labels) if labels else list(moves)
 
 
 def _count(n: int) -> str:
@@ -17,42 +22,43 @@ def _count(n: int) -> str:
     return str(n)
 
 
-def info_line(info: Info, display: Display = PLAIN) -> str:
+def info_line(info: Info) -> str:
     """One progress line, like UCI's `info depth ... score ... pv ...`."""
     line = f"depth {info.depth:>2}"
     if info.multipv > 1:
         line += f"  line {info.multipv}"
     line += (
-        f"  score {display.score(info.score):>12}  nodes {_count(info.nodes):>6}"
+        f"  score {info.score:>12}  nodes {_count(info.nodes):>6}"
         f"  nps {_count(info.nps):>6}  time {info.time:6.2f}s"
     )
     if info.hashfull:
         line += f"  hash {info.hashfull / 10:.1f}%"
-    return f"{line}  pv {' '.join(display.line(info.pv))}"
+    return f"{line}  pv {' '.join(_shown(info.pv, info.pv_labels))}"
 
 
-def root_moves_line(root_moves: tuple[RootMove, ...], display: Display = PLAIN) -> str:
+def root_moves_line(root_moves: tuple[RootMove, ...]) -> str:
     """Every root move with its score on one indented line, best first: `4 -0.08  6 <=-0.08`."""
     return "         " + "   ".join(
-        f"{display.line([root.move])[0]} {display.score(root.score)}" for root in root_moves
+        f"{root.move_label or root.move} {root.score}" for root in root_moves
     )
 
 
-def result_text(result: Result, pv_moves: int = 12, display: Display = PLAIN) -> str:
+def result_text(result: Result, pv_moves: int = 12) -> str:
     """The final answer: a summary line and a table of root-move scores."""
     if result.game_over is not None:
         return f"game over: {result.game_over.reason}"
     roots = result.root_moves
     chance = any(root.probability is not None for root in roots)
     # before the roll there is no move to choose: the answer is the expected value
-    headline = "before the roll" if chance else f"best move {display.line([result.best_move])[0]}"
+    best = result.best_move_label or result.best_move
+    headline = "before the roll" if chance else f"best move {best}"
     lines = [
-        f"{headline}   score {display.score(result.score)}"
+        f"{headline}   score {result.score}"
         f"   depth {result.depth}   nodes {result.nodes:,}   time {result.time:.2f}s"
         f"   ({result.stop_reason})",
     ]
     if roots:
-        names = {root.move: display.line([root.move])[0] for root in roots}
+        names = {root.move: root.move_label or root.move for root in roots}
         width = max(4, *(len(name) for name in names.values()))
         estimates = any(root.score.visits is not None for root in roots)
         priors = any(root.prior is not None for root in roots)
@@ -65,12 +71,12 @@ def result_text(result: Result, pv_moves: int = 12, display: Display = PLAIN) ->
             + "  line"
         )
         for root in roots:
-            pv = display.line(root.pv[:pv_moves])
+            pv = _shown(root.pv, root.pv_labels)[:pv_moves]
             line = " ".join(pv) + (" ..." if len(root.pv) > pv_moves else "")
             cells = _estimate_cells(root, priors) if estimates else ""
             if chance:
                 cells += f"  {root.probability or 0.0:>6.1%}"
-            score = display.score(root.score)
+            score = str(root.score)
             lines.append(f"  {names[root.move]:<{width}}  {score:>12}{cells}  {line}")
     return "\n".join(lines)
 

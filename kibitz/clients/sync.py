@@ -215,6 +215,19 @@ class SyncClient:
     def describe(self, game: str, position: str = "", moves: Iterable[str] = ()) -> pb.PositionInfo:
         return self._runner.run(self._client.describe(game, position, moves))
 
+    def export(
+        self,
+        game: str,
+        position: str = "",
+        moves: Iterable[str] = (),
+        players: Iterable[str] = (),
+        headers: Mapping[str, str] | None = None,
+        comments: Iterable[str] = (),
+    ) -> pb.GameRecord:
+        return self._runner.run(
+            self._client.export(game, position, moves, players, headers, comments)
+        )
+
     def open(
         self, game: str, engine: str = "", options: Mapping[str, Any] | None = None
     ) -> SyncSession:

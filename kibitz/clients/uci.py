@@ -28,8 +28,9 @@ import grpc
 
 from kibitz import __version__
 from kibitz.clients.client import Client, KibitzError, NotFound, Session
-from kibitz.clients.values import Bound, Info, Limits, Result, Score, ScoreKind
+from kibitz.clients.values import Info, Limits, Result, Score
 from kibitz.v1 import engine_pb2 as pb
+from kibitz.vocabulary import Bound, ScoreKind
 
 T = TypeVar("T")
 

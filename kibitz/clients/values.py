@@ -2,11 +2,13 @@
 `Result`, `Score`, ...), as small frozen dataclasses, like python-chess's chess.engine.
 
 The client converts the protocol's messages into these; times are in seconds (the wire uses
-milliseconds), absent moves are None (the wire uses ""), enums are `StrEnum`s (so
-``score.kind == "win"`` holds). The raw message stays available: `Info.proto` and
-`Result.proto` (left out of repr and comparisons).
+milliseconds), absent moves are None (the wire uses ""). The enums `ScoreKind`, `Bound` and
+`StopReason` are kibitz.vocabulary's, the ones the engines use too (`StrEnum`s, so
+``score.kind == "win"`` holds); the wire's enums become them by name. The raw message stays
+available: `Info.proto` and `Result.proto` (left out of repr and comparisons).
 
-This module depends on the protocol (kibitz.v1) only, never on the server or the engines.
+This module depends on the protocol (kibitz.v1) and kibitz.vocabulary only, never on the
+server or the engines.
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ import dataclasses
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 from kibitz.v1 import engine_pb2 as pb
+from kibitz.vocabulary import Bound, ScoreKind, StopReason, is_proven
 
 # ---------------------------------------------------------------------------- limits
 
@@ -131,36 +133,11 @@ def _ms(seconds: float) -> int:
 # ---------------------------------------------------------------------------- scores
 
 
-class ScoreKind(StrEnum):
-    """What a score's value means. WIN, LOSS and DRAW are proven results only with bound
-    EXACT (`Score.proven`); with LOWER or UPPER they are bounds ("at least a draw")."""
-
-    HEURISTIC = "heuristic"
-    """An estimate in centi-units (`Score.centi`); positive is good for `Score.player`."""
-    WIN = "win"
-    """A win for `Score.player` in `Score.plies` plies."""
-    LOSS = "loss"
-    """A loss for `Score.player` in `Score.plies` plies."""
-    DRAW = "draw"
-    """A draw."""
-
-
-class Bound(StrEnum):
-    """How the true value relates to a score."""
-
-    EXACT = "exact"
-    LOWER = "lower"
-    """The true value is at least this (a fail-high)."""
-    UPPER = "upper"
-    """The true value is at most this (a fail-low)."""
-
-
 _KINDS = {pb.Score.Kind.Value(kind.name): kind for kind in ScoreKind}
 _BOUNDS = {pb.Score.Bound.Value(bound.name): bound for bound in Bound}
 _OTHER_KIND = {ScoreKind.WIN: ScoreKind.LOSS, ScoreKind.LOSS: ScoreKind.WIN}
 _OTHER_BOUND = {Bound.LOWER: Bound.UPPER, Bound.UPPER: Bound.LOWER}
 _BOUND_PREFIX = {Bound.LOWER: ">=", Bound.UPPER: "<="}
-_RESULTS = frozenset((ScoreKind.WIN, ScoreKind.LOSS, ScoreKind.DRAW))
 
 
 @dataclass(frozen=True)
@@ -193,10 +170,14 @@ class Score:
     """Whether this is a proven result: a WIN, LOSS or DRAW with bound EXACT (the wire's
     `Score.proven`). Never None once made: a score made without it (here, or from a
     server older than the field) gets it from its kind and bound."""
+    label: str = field(default="", compare=False)
+    """The score as people read it in its game (the wire's `Score.label`: "mate in 2" for
+    chess), which ``str()`` shows; "" (a score made here, or from an older server): the
+    generic text."""
 
     def __post_init__(self) -> None:
         if self.proven is None:
-            object.__setattr__(self, "proven", self.kind in _RESULTS and self.bound is Bound.EXACT)
+            object.__setattr__(self, "proven", is_proven(self.kind, self.bound))
 
     @classmethod
     def from_pb(cls, message: pb.Score) -> Score:
@@ -215,6 +196,7 @@ class Score:
             visits=optional("visits"),
             expected_value=optional("expected_value"),
             proven=message.proven or None,
+            label=message.label,
         )
 
     def for_player(self, player: int) -> Score:
@@ -241,9 +223,12 @@ class Score:
             player=player,
             win_probability=self.loss_probability,
             loss_probability=self.win_probability,
+            label="",  # the game's words were the other player's
         )
 
     def __str__(self) -> str:
+        if self.label:
+            return self.label
         if self.kind is ScoreKind.WIN:
             text = f"win in {self.plies}"
         elif self.kind is ScoreKind.LOSS:
@@ -266,26 +251,6 @@ class Score:
 
 
 # ---------------------------------------------------------------------------- answers
-
-
-class StopReason(StrEnum):
-    """Why a search ended."""
-
-    DEPTH = "depth"
-    """The depth limit was reached (or nothing deeper could be searched)."""
-    NODES = "nodes"
-    """The node limit was reached."""
-    TIME = "time"
-    """The move time, the clock or the server's deadline ran out."""
-    STOPPED = "stopped"
-    """A stop, a cancelled call or the server shutting down."""
-    SOLVED = "solved"
-    """The value is proven; searching on would not change it."""
-    GAME_OVER = "game_over"
-    """The searched position is already over (see `Result.game_over`)."""
-    TIME_CAP = "time_cap"
-    """The server's cap on searches without a time limit of their own (`kibitz serve
-    --max-search-time`) ended it."""
 
 
 _STOP_REASONS = {pb.Result.StopReason.Value(reason.name): reason for reason in StopReason}
@@ -314,6 +279,10 @@ class RootMove:
     probability: float | None = None
     """At a chance node (dice not yet rolled), where the root moves are the outcomes: the
     probability of this one."""
+    move_label: str = field(default="", compare=False)
+    """The move as people read it (SAN for chess); "" from a server older than labels."""
+    pv_labels: tuple[str, ...] = field(default=(), compare=False)
+    """The line as people read it."""
 
     @classmethod
     def from_pb(cls, message: pb.RootMove) -> RootMove:
@@ -323,6 +292,8 @@ class RootMove:
             pv=tuple(message.pv),
             prior=message.prior if message.HasField("prior") else None,
             probability=message.probability if message.HasField("probability") else None,
+            move_label=message.move_label,
+            pv_labels=tuple(message.pv_labels),
         )
 
 
@@ -358,6 +329,8 @@ class Info:
     queued: float = 0.0
     """Seconds the search waited for a free search slot. A search that waited starts its
     stream with an Info that has only this set (depth 0)."""
+    pv_labels: tuple[str, ...] = field(default=(), compare=False)
+    """The line as people read it (SAN for chess); empty from a server older than labels."""
     proto: pb.Info | None = field(default=None, repr=False, compare=False)
     """The message this came from."""
 
@@ -375,6 +348,7 @@ class Info:
             hashfull=message.hash_full,
             root_moves=_root_moves(message.root_moves),
             queued=message.queued_ms / 1000,
+            pv_labels=tuple(message.pv_labels),
             proto=message,
         )
 
@@ -419,6 +393,10 @@ class Result:
     """Set when the searched position is already over."""
     stats: Mapping[str, float] = field(default_factory=dict, hash=False)
     """Engine statistics by name (e.g. "first_move_cutoff_rate")."""
+    best_move_label: str = field(default="", compare=False)
+    """best_move as people read it (SAN for chess); "" without a move or labels."""
+    pv_labels: tuple[str, ...] = field(default=(), compare=False)
+    """The principal variation as people read it."""
     proto: pb.Result | None = field(default=None, repr=False, compare=False)
     """The message this came from."""
 
@@ -439,5 +417,7 @@ class Result:
             if message.HasField("game_over")
             else None,
             stats=dict(message.stats),
+            best_move_label=message.best_move_label,
+            pv_labels=tuple(message.pv_labels),
             proto=message,
         )

@@ -1,7 +1,8 @@
 """Search engines, generic over the Game interface, and their registry.
 
 The names exported here are the engines' public interface: the server uses nothing else
-(docs/architecture.md, "Layers").
+(docs/architecture.md, "Layers"). `ScoreKind`, `Bound` and `StopReason` are
+kibitz.vocabulary's, re-exported for plugins.
 """
 
 from collections.abc import Iterable
@@ -18,22 +19,12 @@ from kibitz.engines.base import (
 )
 from kibitz.engines.expectimax import Expectimax
 from kibitz.engines.mcts import MCTS
-from kibitz.engines.types import (
-    MAX_PLY,
-    Bound,
-    Clock,
-    Info,
-    Limits,
-    Result,
-    RootMove,
-    Score,
-    ScoreKind,
-    StopReason,
-)
+from kibitz.engines.types import MAX_PLY, Clock, Info, Limits, Result, RootMove, Score
 from kibitz.engines.uci import ConfigError, UciDefinition, UciEngine, probe
 from kibitz.engines.uci import read_config as _read_config
 from kibitz.games import GAMES, Game
 from kibitz.registry import Registry
+from kibitz.vocabulary import Bound, ScoreKind, StopReason
 
 
 class EngineDefinition(Protocol):

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 
 from kibitz.engines.base import SearchContext
 from kibitz.engines.timeman import TimeManager
-from kibitz.engines.types import Info, Limits, Result, RootMove, Score, ScoreKind, StopReason
+from kibitz.engines.types import Info, Limits, Result, RootMove, Score
 from kibitz.games import Game, Move
+from kibitz.vocabulary import ScoreKind, StopReason
 
 POLL_SECONDS = 0.005
 """How often a search polls its limits, at least (as far as its node rate tells)."""
@@ -147,12 +148,7 @@ def root_candidates(moves: Sequence[Move], search_moves: Sequence[Move]) -> list
 
 def terminal_score(state: Game) -> Score:
     """The proven score of a finished game for the player `to_move()` names."""
-    result = state.returns()[state.to_move()]
-    if result > 0:
-        return Score(ScoreKind.WIN)
-    if result < 0:
-        return Score(ScoreKind.LOSS)
-    return Score(ScoreKind.DRAW)
+    return Score(ScoreKind.of_return(state.returns()[state.to_move()]))
 
 
 def terminal_result(state: Game, elapsed: float) -> Result:

@@ -1,11 +1,15 @@
-"""Plain data shared by every engine: limits, scores, progress and results (no gRPC here)."""
+"""Plain data shared by every engine: limits, scores, progress and results (no gRPC here).
+
+What a score means, its bound and why a search ended are the words of kibitz.vocabulary,
+shared with the server and the clients.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import IntEnum, StrEnum
 
 from kibitz.games.base import Move
+from kibitz.vocabulary import Bound, ScoreKind, StopReason
 
 WIN = 1_000_000
 """Internal score of a win on the spot; a win in n plies scores ``WIN - n``."""
@@ -13,39 +17,6 @@ MAX_PLY = 1_000
 """The deepest search (in plies) and the longest win/loss distance a score can express."""
 WIN_THRESHOLD = WIN - MAX_PLY
 """Internal scores at or beyond +/- this are proven wins/losses; heuristics stay inside it."""
-
-
-class StopReason(StrEnum):
-    """Why a search ended (the values are what the protocol's text field carries)."""
-
-    DEPTH = "depth"
-    """The depth limit was reached (or nothing deeper could be searched)."""
-    NODES = "nodes"
-    """The node limit was reached."""
-    TIME = "time"
-    """The time limit (move time or clock) was reached."""
-    STOPPED = "stopped"
-    """A stop request (Stop, a cancelled call, the server shutting down)."""
-    SOLVED = "solved"
-    """The position's value is proven; searching on would not change it."""
-    GAME_OVER = "game_over"
-    """The position is already terminal: there is nothing to search."""
-    TIME_CAP = "time_cap"
-    """The server's cap on searches without a time limit of their own (set by the server:
-    the engine itself stops with TIME at `Limits.max_time`)."""
-
-
-class ScoreKind(IntEnum):
-    HEURISTIC = 1
-    WIN = 2
-    LOSS = 3
-    DRAW = 4
-
-
-class Bound(IntEnum):
-    EXACT = 1
-    LOWER = 2
-    UPPER = 3
 
 
 @dataclass(frozen=True, slots=True)

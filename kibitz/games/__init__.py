@@ -1,13 +1,22 @@
 """Game rules, one module per game, and the registry the server looks names up in."""
 
 from kibitz.games.backgammon import Backgammon
-from kibitz.games.base import CHANCE, Game, IllegalMoveError, Move, NotationError, quoted
-from kibitz.games.capabilities import CAPABILITIES, Capability, capabilities_of
+from kibitz.games.base import (
+    CHANCE,
+    Game,
+    GameRecord,
+    IllegalMoveError,
+    Move,
+    NotationError,
+    quoted,
+)
+from kibitz.games.capabilities import CAPABILITIES, Capability, Presentation, capabilities_of
 from kibitz.games.chess import Chess
 from kibitz.games.connect4 import ConnectFour
 from kibitz.games.hex import Hex
 from kibitz.games.nim import MisereNim, Nim
 from kibitz.games.pig import Pig
+from kibitz.games.presentation import Diagram
 from kibitz.games.tictactoe import TicTacToe
 from kibitz.registry import Registry
 
@@ -23,10 +32,13 @@ __all__ = [
     "CHANCE",
     "GAMES",
     "Capability",
+    "Diagram",
     "Game",
+    "GameRecord",
     "IllegalMoveError",
     "Move",
     "NotationError",
+    "Presentation",
     "capabilities_of",
     "quoted",
 ]

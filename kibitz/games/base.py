@@ -21,10 +21,12 @@ after `is_terminal()`, and then holds the result for every player.
 from __future__ import annotations
 
 import copy
+import json
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import ClassVar
 
 Move = Hashable
@@ -132,6 +134,17 @@ def _report(game: str, what: str, text: str, exc: Exception) -> None:
     )
 
 
+@dataclass(frozen=True)
+class GameRecord:
+    """A game written down for people and their programs (`Game.export_record`)."""
+
+    format: str
+    """The file format, as a file name extension: "json", "pgn"."""
+    media_type: str
+    """Its media type, e.g. "application/json", "application/x-chess-pgn"."""
+    text: str
+
+
 class Game(ABC):
     """One game position plus the rules to move through the game tree."""
 
@@ -161,6 +174,8 @@ class Game(ABC):
     board_shape: ClassVar[tuple[int, ...]] = ()
     """The start position's board dimensions, rows first (e.g. ``(6, 7)``); empty where
     the game has no grid. `shape()` gives a position's own."""
+    record_format: ClassVar[str] = "json"
+    """The file format `export_record` writes: "json", or the game's own ("pgn")."""
 
     # -- notation ---------------------------------------------------------------------------
 
@@ -277,6 +292,54 @@ class Game(ABC):
     @abstractmethod
     def render(self) -> str:
         """A plain-text board for terminals."""
+
+    # -- presentation (docs/games.md, "How a game presents itself") ------------------------
+    # The drawing is the optional capability `Presentation` (capabilities.py).
+
+    def label_line(self, moves: Sequence[Move]) -> list[str]:
+        """A line of moves from this position as people read them (the position is left
+        unchanged): the wire notation (`format_line`) unless the game writes moves its own
+        way (chess: SAN)."""
+        return self.format_line(moves)
+
+    def move_labels(self, moves: Iterable[Move]) -> list[str]:
+        """Each of `moves` (moves of this position) as people read it."""
+        return [self.label_line([move])[0] for move in moves]
+
+    @classmethod
+    def outcome_label(cls, won: bool, plies: int) -> str:
+        """A proven win (`won`) or loss of the side to move in `plies` plies, in the game's
+        words: "win in 7", "loss in 4" (chess counts moves: "mate in 4", "mated in 2")."""
+        return f"{'win' if won else 'loss'} in {plies}"
+
+    def export_record(
+        self,
+        moves: Sequence[str],
+        players: Sequence[str] = (),
+        headers: Mapping[str, str] | None = None,
+        comments: Sequence[str] = (),
+    ) -> GameRecord:
+        """The game from this position through `moves` (move-list entries in the game's
+        notation, read as `read_moves` reads them), written down in `record_format`:
+        `players` (index 0 = first player), free `headers` (e.g. "Event"), a comment per
+        move. This default writes JSON: the game, start, moves, players, headers, comments,
+        final position and result (None while the game goes on)."""
+        final = self.clone()
+        played = final.read_moves(moves)
+        over = final.is_terminal()
+        record = {
+            "game": self.name,
+            "start": self.position(),
+            "moves": played,
+            "players": list(players),
+            "headers": dict(headers or {}),
+            "comments": list(comments),
+            "final": final.position(),
+            "result": {"returns": list(final.returns()), "reason": final.terminal_reason()}
+            if over
+            else None,
+        }
+        return GameRecord("json", "application/json", json.dumps(record, indent=2) + "\n")
 
     # -- conveniences built on the interface --------------------------------------------------
 

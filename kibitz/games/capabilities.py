@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from typing import ClassVar
 
 from kibitz.games.base import Move
+from kibitz.games.presentation import Diagram
 
 
 class Capability(ABC):
@@ -196,6 +197,19 @@ class ExpectedReturn(Capability):
         `return_bounds`; asked at any non-terminal position, chance nodes included."""
 
 
+class Presentation(Capability):
+    """A drawing of the position that a page draws and clicks without knowing the game
+    (kibitz.games.presentation, docs/games.md "How a game presents itself")."""
+
+    capability_name: ClassVar[str] = "diagrams (diagram())"
+
+    @abstractmethod
+    def diagram(self, last: Move | None = None) -> Diagram:
+        """This position as a `Diagram`, with a `Target` for each legal move a click can
+        play; `last` is the move that led here (already played), when known, for the
+        diagram's highlights."""
+
+
 CAPABILITIES: tuple[type[Capability], ...] = (
     HashKey,
     Evaluation,
@@ -209,6 +223,7 @@ CAPABILITIES: tuple[type[Capability], ...] = (
     Playout,
     MovePriors,
     ExpectedReturn,
+    Presentation,
 )
 """Every capability, in the order listings show them."""
 

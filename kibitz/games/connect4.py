@@ -18,9 +18,11 @@ from kibitz.games.capabilities import (
     HashKey,
     MoveOrdering,
     Playout,
+    Presentation,
     SolverHooks,
     Symmetry,
 )
+from kibitz.games.presentation import GRID, Diagram, Place, Target
 
 WIDTH = 7
 HEIGHT = 6
@@ -152,7 +154,9 @@ def _weight(stones: int) -> int:
     return sum(weight * (stones & cells).bit_count() for weight, cells in WEIGHT_MASKS)
 
 
-class ConnectFour(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Symmetry, Playout):
+class ConnectFour(
+    Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Symmetry, Playout, Presentation
+):
     """Connect Four, 7 columns by 6 rows; player 0 is x and moves first. Moves are columns 0..6."""
 
     name: ClassVar[str] = "connect4"
@@ -405,6 +409,35 @@ class ConnectFour(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Symmetry
         lines.append(" ".join(str(col + 1) for col in range(WIDTH)))
         return "\n".join(lines)
 
+    def diagram(self, last: Move | None = None) -> Diagram:
+        """Six rows of seven cells, the top row first; a click anywhere in a column that is
+        not full drops a disc there. The last disc dropped is highlighted."""
+        places = []
+        for top in range(HEIGHT):
+            for col in range(WIDTH):
+                mark = self._mark_at(col, HEIGHT - 1 - top)
+                owner = _MARKS.find(mark)
+                places.append(
+                    Place(_place(col, top), top, col, "disc" if owner >= 0 else "", owner)
+                )
+        highlights = ()
+        if last is not None:
+            height = (self._mask & _COLUMN[last]).bit_count()
+            highlights = (_place(last, HEIGHT - height),) if height else ()
+        return Diagram(
+            GRID,
+            rows=HEIGHT,
+            columns=WIDTH,
+            places=tuple(places),
+            targets=tuple(
+                Target(col, tuple(_place(col, top) for top in range(HEIGHT)))
+                for col in self.legal_moves()
+            ),
+            highlights=highlights,
+            column_labels=tuple(str(col + 1) for col in range(WIDTH)),
+            colors=("#d33f2f", "#e8b923"),
+        )
+
     def _possible(self) -> int:
         """The playable cell of every column that is not full."""
         return (self._mask + _BOTTOM_ROW) & _BOARD
@@ -415,6 +448,11 @@ class ConnectFour(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Symmetry
             return "."
         mover_is_x = self._moves & 1 == 0
         return "x" if bool(self._current & bit) == mover_is_x else "o"
+
+
+def _place(col: int, top: int) -> str:
+    """A cell's place id in the diagram: column 1-7, then row 1-6 from the top."""
+    return f"{col + 1}.{top + 1}"
 
 
 def _parse_board(cls: type[ConnectFour], text: str) -> ConnectFour:

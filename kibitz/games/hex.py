@@ -27,7 +27,15 @@ from operator import itemgetter
 from typing import ClassVar
 
 from kibitz.games.base import Game, IllegalMoveError, Move, NotationError, quoted
-from kibitz.games.capabilities import Evaluation, HashKey, MoveOrdering, Playout, SolverHooks
+from kibitz.games.capabilities import (
+    Evaluation,
+    HashKey,
+    MoveOrdering,
+    Playout,
+    Presentation,
+    SolverHooks,
+)
+from kibitz.games.presentation import HEX, Diagram, Place, targets_of
 
 MIN_SIZE = 1
 MAX_SIZE = 19
@@ -235,7 +243,7 @@ def _cell_order(size: int, black: int, white: int) -> tuple[int, ...]:
     return tuple(cell for group in flags for cell in compress(geometry.centre_first, group))
 
 
-class Hex(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Playout):
+class Hex(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Playout, Presentation):
     """Hex on an n x n board; player 0 is Black (b), moves first and joins top and bottom."""
 
     name: ClassVar[str] = "hex"
@@ -527,6 +535,34 @@ class Hex(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Playout):
         lines.append(" " * (margin + size - 1) + letters)
         lines.append("B joins the - edges (top, bottom), W the \\ edges (left, right)")
         return "\n".join(lines)
+
+    def diagram(self, last: Move | None = None) -> Diagram:
+        """The rhombus of cells, row 1 at the top; Black joins the top and bottom edges,
+        White left and right. A click on an empty cell plays there; the swap is a button."""
+        geometry = self._geometry
+        size = geometry.size
+        places = []
+        for row in range(size):
+            for col, mark in enumerate(self._row_marks(row)):
+                owner = _MARKS.find(mark)
+                name = geometry.name(geometry.index(row, col))
+                places.append(Place(name, row, col, "stone" if owner >= 0 else "", owner))
+        if last == SWAP:  # the stone that changed colour
+            last = next(iter(_cells_of(self._stones[1], geometry.width)), None)
+        return Diagram(
+            HEX,
+            rows=size,
+            columns=size,
+            places=tuple(places),
+            targets=targets_of(
+                self.legal_moves(), lambda move: "" if move == SWAP else geometry.name(move)
+            ),
+            highlights=(geometry.name(last),) if last is not None else (),
+            column_labels=tuple(_LETTERS[:size]),
+            row_labels=tuple(str(row + 1) for row in range(size)),
+            colors=("#222222", "#ffffff"),
+            edges=(0, 1, 0, 1),
+        )
 
     # -- helpers ----------------------------------------------------------------------------
 

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from kibitz.games.base import Game, IllegalMoveError, Move, NotationError, capped_int, quoted
-from kibitz.games.capabilities import Evaluation, HashKey, MoveOrdering
+from kibitz.games.capabilities import Evaluation, HashKey, MoveOrdering, Presentation
+from kibitz.games.presentation import HEAPS, Diagram, Place, Target
 
 MAX_HEAPS = 16
 MAX_HEAP_SIZE = 1000
@@ -42,7 +43,7 @@ def decode_move(move: int) -> tuple[int, int]:
     return move >> _COUNT_BITS, move & _COUNT_MASK
 
 
-class Nim(Game, HashKey, Evaluation, MoveOrdering):
+class Nim(Game, HashKey, Evaluation, MoveOrdering, Presentation):
     """Normal-play Nim: whoever takes the last object wins."""
 
     name: ClassVar[str] = "nim"
@@ -203,6 +204,27 @@ class Nim(Game, HashKey, Evaluation, MoveOrdering):
             bars = "|" * min(size, _RENDER_WIDTH) + ("..." if size > _RENDER_WIDTH else "")
             lines.append(f"{index:>{width}}: {size:>{size_width}} {bars}".rstrip())
         return "\n".join(lines)
+
+    def diagram(self, last: Move | None = None) -> Diagram:
+        """A row of sticks per heap; a click on a stick takes it and every stick after it.
+        A heap of more than 40 is one stick with its count (its moves are typed)."""
+        places, targets = [], []
+        for heap, size in enumerate(self._heaps):
+            if size > _RENDER_WIDTH:
+                places.append(Place(f"{heap + 1}", heap, 0, "stick", count=size))
+                continue
+            for index in range(size):
+                place = f"{heap + 1}.{index + 1}"
+                places.append(Place(place, heap, index, "stick"))
+                targets.append(Target(encode_move(heap, size - index), (place,)))
+        return Diagram(
+            HEAPS,
+            rows=len(self._heaps),
+            columns=max(min(size, _RENDER_WIDTH) for size in self._heaps),
+            places=tuple(places),
+            targets=tuple(targets),
+            row_labels=tuple(str(heap + 1) for heap in range(len(self._heaps))),
+        )
 
 
 class MisereNim(Nim):

@@ -30,7 +30,8 @@ from kibitz.games.base import (
     capped_int,
     quoted,
 )
-from kibitz.games.capabilities import ExpectedReturn, HashKey
+from kibitz.games.capabilities import ExpectedReturn, HashKey, Presentation
+from kibitz.games.presentation import PANEL, Diagram, Gauge
 
 ROLL = 0
 HOLD = 1
@@ -45,7 +46,7 @@ MAX_NUMBER = 10 * MAX_HORIZON
 _FACE_NAMES = {str(face): face for face in range(1, FACES + 1)}
 
 
-class Pig(Game, HashKey, ExpectedReturn):
+class Pig(Game, HashKey, ExpectedReturn, Presentation):
     """A Pig position; see the module docstring."""
 
     name: ClassVar[str] = "pig"
@@ -226,6 +227,22 @@ class Pig(Game, HashKey, ExpectedReturn):
         )
 
     # -- capabilities -------------------------------------------------------------------------
+
+    def diagram(self, last: Move | None = None) -> Diagram:
+        """The scores against the goal, the turn total and the moves made; the die shows
+        the last roll. Roll and hold are buttons."""
+        rolled = last is not None and bool(self._history) and self._history[-1][4]
+        return Diagram(
+            PANEL,
+            gauges=(
+                Gauge("player 1", self.scores[0], self.goal, 0),
+                Gauge("player 2", self.scores[1], self.goal, 1),
+                Gauge("turn total", self.turn_total, 0, self.player),
+                Gauge("moves", self.moves_made, self.horizon),
+            ),
+            dice=(int(last),) if rolled else (),  # type: ignore[arg-type]
+            colors=("#d33f2f", "#2f6f9f"),
+        )
 
     def key(self) -> int:
         return hash(

@@ -10,11 +10,13 @@ import random
 from typing import ClassVar
 
 from kibitz.games.base import Game, IllegalMoveError, Move, NotationError, quoted
-from kibitz.games.capabilities import Evaluation, HashKey, MoveOrdering
+from kibitz.games.capabilities import Evaluation, HashKey, MoveOrdering, Presentation
+from kibitz.games.presentation import GRID, Diagram, Place, targets_of
 
 _FULL = 0x1FF
 _MARKS = "xo"
 _FILES = "abc"
+_PIECES = {"x": ("cross", 0), "o": ("ring", 1)}
 
 
 def _mask(*cells: int) -> int:
@@ -49,7 +51,7 @@ def _cell_name(cell: int) -> str:
     return f"{_FILES[cell % 3]}{cell // 3 + 1}"
 
 
-class TicTacToe(Game, HashKey, Evaluation, MoveOrdering):
+class TicTacToe(Game, HashKey, Evaluation, MoveOrdering, Presentation):
     """Tic-tac-toe; player 0 is x and moves first. Moves are cell indices 0..8."""
 
     name: ClassVar[str] = "tictactoe"
@@ -199,6 +201,26 @@ class TicTacToe(Game, HashKey, Evaluation, MoveOrdering):
             lines.append(f"{row + 1} {cells}")
         lines.append("  a b c")
         return "\n".join(lines)
+
+    def diagram(self, last: Move | None = None) -> Diagram:
+        """The 3 x 3 grid, row 3 at the top; a click on an empty cell plays there."""
+        places = []
+        for top in range(3):
+            for col in range(3):
+                cell = 3 * (2 - top) + col
+                piece, owner = _PIECES.get(self._mark_at(cell), ("", -1))
+                places.append(Place(_cell_name(cell), top, col, piece, owner))
+        return Diagram(
+            GRID,
+            rows=3,
+            columns=3,
+            places=tuple(places),
+            targets=targets_of(self.legal_moves(), _cell_name),
+            highlights=(_cell_name(last),) if last is not None else (),
+            column_labels=tuple(_FILES),
+            row_labels=("3", "2", "1"),
+            colors=("#d33f2f", "#2f6f9f"),
+        )
 
     def _mark_at(self, cell: int) -> str:
         if self._marks[0] >> cell & 1:

@@ -1,7 +1,7 @@
 """`kibitz match`: engines on kibitz servers (or local UCI commands) play each other under
 the runner's own rules and clocks (docs/match.md has every flag).
 
-kibitz/clients/cli.py registers the command with `add_parser`; the handler, `run`, imports
+kibitz/cli.py registers the command with `add_commands`; the handler, `run_command`, imports
 the runner only when the command runs, so other commands do not pay for it.
 """
 
@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from kibitz.clients import argtypes
+from kibitz import argtypes
 from kibitz.match.spec import (
     DrawRule,
     EngineSpec,
@@ -46,8 +46,8 @@ def _spec(parse: Callable[[str], Any]) -> Callable[[str], Any]:
     return convert
 
 
-def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
-    """Register `kibitz match` on the CLI's subcommands."""
+def add_commands(commands: argparse._SubParsersAction, parents: list) -> None:
+    """Register `kibitz match` on the CLI's subcommands (`parents`: the client flags)."""
     match = commands.add_parser(
         "match",
         parents=parents,
@@ -66,8 +66,8 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
         metavar="KEY=VALUE,...",
         help="an engine (repeatable, two or more): name=, server=HOST:PORT (default: "
         "--server), engine= (an engine on that server), option.NAME=VALUE, cmd= (a local UCI "
-        "command, chess only; takes the rest of the text), tls_ca=, token=, and its own "
-        "tc=, movetime=, depth=, nodes=",
+        "command, for games written in FEN; takes the rest of the text), tls_ca=, token=, and "
+        "its own tc=, movetime=, depth=, nodes=",
     )
     limits = match.add_argument_group("limits (per move; an engine's own override them)")
     limits.add_argument(
@@ -176,7 +176,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
         help="play games in this process, or as Ray tasks (pip install 'kibitz[ray]')",
     )
     run.add_argument("--ray-address", help="the Ray cluster to join (default: local/auto)")
-    match.set_defaults(handler=run_command, needs_client=False)
+    match.set_defaults(handler=run_command)
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -228,7 +228,7 @@ def build(args: argparse.Namespace) -> tuple[Any, Any]:
     RecordError if it cannot be played)."""
     from kibitz.games import GAMES
     from kibitz.match import schedule
-    from kibitz.match.engines import MatchError
+    from kibitz.match.engines import UCI_NOTATION, MatchError
     from kibitz.match.game import Rules
     from kibitz.match.report import Progress
     from kibitz.match.runner import LocalBackend, Match, MatchSettings
@@ -242,8 +242,11 @@ def build(args: argparse.Namespace) -> tuple[Any, Any]:
     if len({spec.name for spec in engines}) != len(engines):
         raise SpecError("every --engine needs a name of its own (name=...)")
     for spec in engines:
-        if spec.cmd and args.game != "chess":
-            raise SpecError(f"engine {spec.name}: cmd= (a local UCI engine) plays only chess")
+        if spec.cmd and GAMES[args.game].notation != UCI_NOTATION:
+            raise SpecError(
+                f"engine {spec.name}: cmd= (a local UCI engine) plays only games whose "
+                f"positions are FEN, not {args.game}"
+            )
     shared = MoveLimits(tc=args.tc, movetime=args.movetime, depth=args.depth, nodes=args.nodes)
     limits = [shared.merged(spec.limits) for spec in engines]
     for spec, limit in zip(engines, limits, strict=True):

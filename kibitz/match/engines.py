@@ -28,9 +28,10 @@ from kibitz.clients.client import (
     ServerUnavailable,
     Session,
 )
-from kibitz.clients.values import Limits, Result, Score, ScoreKind, StopReason
+from kibitz.clients.values import Limits, Result, Score
 from kibitz.match.game import Answer, MoveFailure
 from kibitz.match.spec import EngineSpec
+from kibitz.vocabulary import ScoreKind, StopReason
 
 BACKOFF_FIRST = 0.05
 BACKOFF_MAX = 2.0
@@ -241,6 +242,9 @@ class SessionPool:
 
 
 # ---------------------------------------------------------------------------- UCI (chess)
+
+UCI_NOTATION = "fen"
+"""The position notation (`Game.notation`) of the games a local UCI engine plays."""
 
 
 async def _check_command(spec: EngineSpec) -> None:

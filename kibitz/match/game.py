@@ -17,9 +17,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from kibitz.clients.values import Limits, Result, Score, ScoreKind
+from kibitz.clients.values import Limits, Result, Score
 from kibitz.games import CHANCE, GAMES, Game
 from kibitz.match.spec import DrawRule, MoveLimits, ResignRule, TimeControl
+from kibitz.vocabulary import ScoreKind
 
 PROVEN = 100_000
 """The centi-unit value adjudication gives a proven win (less its distance in plies)."""
@@ -377,6 +378,7 @@ async def _decide(
     except ValueError as exc:
         raise MoveFailure("illegal move", f"{result.best_move!r}: {exc}") from None
     text = state.format_move(move)
+    label = state.move_labels([move])[0]
     state.play(move)
     game.moves.append(text)
     score = result.score
@@ -387,6 +389,7 @@ async def _decide(
         "ply": len(game.moves),
         "player": mover,
         "move": text,
+        "label": label,
         "score": str(score),
         "centi": value,
         "depth": result.depth,

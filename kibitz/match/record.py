@@ -1,5 +1,6 @@
 """The match record: a JSON-lines file written as the match goes (`games.jsonl` under
-`--out`), the PGN of chess games, and the summary (docs/match.md, "Files").
+`--out`), the games in their game's own record format where it has one (`games.pgn` for
+chess, written by the game: `Game.export_record`), and the summary (docs/match.md, "Files").
 
 The first line describes the match (`"type": "match"`), every later one a finished game
 (`"type": "game"`). A line is written and flushed as soon as its game ends, so a killed
@@ -16,9 +17,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from kibitz.games import GAMES
+
 RECORD = "games.jsonl"
 RUNNING = "running.json"
-PGN = "games.pgn"
 SUMMARY = "summary.json"
 
 
@@ -72,13 +74,15 @@ class Record:
         partial.replace(self.directory / RUNNING)
 
     def finish(self, summary: dict[str, Any]) -> None:
-        """Close the record; write the summary and, for chess, the PGN of every game."""
+        """Close the record; write the summary and the games in their own record format."""
         self._file.close()
         self._running.clear()
         self._write_running()
         (self.directory / SUMMARY).write_text(json.dumps(summary, indent=2) + "\n")
-        if summary.get("game") == "chess":
-            (self.directory / PGN).write_text(pgn(self.games))
+        exported = export(summary.get("game", ""), self.games)
+        if exported is not None:
+            name, text = exported
+            (self.directory / name).write_text(text)
 
 
 def _line(item: dict[str, Any]) -> str:
@@ -108,34 +112,41 @@ def _read_games(path: Path, header: dict[str, Any]) -> list[dict[str, Any]]:
     return [item for item in items[1:] if item.get("type") == "game"]
 
 
-# ---------------------------------------------------------------------------- PGN
+# ---------------------------------------------------------------------------- export
 
 
-def pgn(games: Iterable[dict[str, Any]]) -> str:
-    """The PGN of chess game records (moves commented with score/depth and seconds, as
-    cutechess does); games replayed with --replay-failed are left out."""
-    import chess
-    import chess.pgn
-
+def export(game: str, games: Iterable[dict[str, Any]]) -> tuple[str, str] | None:
+    """(file name, text) of the game records in `game`'s own record format
+    (`Game.record_format`, e.g. PGN), written by the game: each move commented with its
+    score/depth and seconds (as cutechess does), the reason the game ended after the last.
+    Games replayed with --replay-failed are left out. None where the game's records are
+    JSON: games.jsonl holds them already."""
+    cls = GAMES.get(game)
+    if cls is None or cls.record_format == "json":
+        return None
     texts = []
     for record in games:
         if not record.get("counted", True):
             continue
         opening = record["opening"]
-        board = chess.Board(opening["position"] or chess.STARTING_FEN)
-        for move in opening["moves"]:
-            board.push_uci(move)
-        game = chess.pgn.Game()
-        game.setup(board)
-        game.headers["Event"] = "kibitz match"
-        game.headers["Round"] = f"{record['round'] + 1}.{record['pair_game'] + 1}"
-        game.headers["White"], game.headers["Black"] = record["engines"]
-        game.headers["Result"] = record["result"]
-        game.headers["Termination"] = record["termination"]
-        node: chess.pgn.GameNode = game
-        for move in record["moves"]:
-            node = node.add_variation(chess.Move.from_uci(move["move"]))
-            node.comment = f"{move['score']}/{move['depth']} {move['wall']:.3f}s"
-        node.comment = (node.comment + " " if node is not game else "") + record["reason"]
-        texts.append(str(game))
-    return "\n\n".join(texts) + ("\n" if texts else "")
+        start = cls.from_position(opening["position"])
+        start.play_line(opening["moves"])
+        moves = record["moves"]
+        comments = [
+            "" if move.get("chance") else f"{move['score']}/{move['depth']} {move['wall']:.3f}s"
+            for move in moves
+        ]
+        headers = {
+            "Event": "kibitz match",
+            "Round": f"{record['round'] + 1}.{record['pair_game'] + 1}",
+            "Result": record["result"],
+            "Termination": record["termination"],
+        }
+        written = start.export_record(
+            [move["move"] for move in moves],
+            record["engines"],
+            headers,
+            [*comments, record["reason"]],
+        )
+        texts.append(written.text.strip())
+    return f"games.{cls.record_format}", "\n\n".join(texts) + ("\n" if texts else "")

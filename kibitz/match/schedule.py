@@ -33,7 +33,8 @@ def encounters(engines: int, tournament: str = "round-robin") -> list[tuple[int,
 
 def read_openings(path: str | Path, game: str) -> list[Opening]:
     """One opening a line (blank lines and lines starting with # skipped): a position in the
-    game's notation (chess: FEN or EPD), else moves from the start position (Hex: `a1 b2`)."""
+    game's notation (any the game reads: an EPD line for chess), else moves from the start
+    position (Hex: `a1 b2`)."""
     cls = GAMES[game]
     openings = []
     try:
@@ -58,15 +59,7 @@ def _opening(cls, line: str, label: str) -> Opening:
     else:
         if state.is_terminal():
             raise SpecError(f"{label}: the game is already over in this opening")
-        return Opening(position=line, label=label)
-    if cls.name == "chess":  # EPD: four FEN fields, then operations
-        import chess
-
-        try:
-            board, _ = chess.Board.from_epd(line)
-            return Opening(position=board.fen(), label=label)
-        except ValueError:
-            pass
+        return Opening(position=state.position(), label=label)  # as the game writes it
     state = cls.from_position("")
     try:
         state.play_line(state.split_moves(line))

@@ -1,10 +1,15 @@
-"""The settings of one server: the `kibitz serve` flags (docs/production.md explains what
-each limit protects)."""
+"""The settings of one server. Each that `kibitz serve` takes is declared once, here: its
+default, its flag and its help (`setting`); kibitz/server/cli.py makes the flags from them
+(docs/production.md explains what each limit protects)."""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import MISSING, Field, dataclass, field, fields, replace
+from typing import Any
+
+from kibitz import argtypes
 
 
 def default_memory_mb() -> int:
@@ -16,45 +21,173 @@ def default_memory_mb() -> int:
     return max(256, total // 2 // (1 << 20))
 
 
+def cpu_count() -> int:
+    return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class Flag:
+    """How a setting is given to `kibitz serve`."""
+
+    help: str
+    """What it does, with its unit; `{default}` stands for its default (in the flag's unit)."""
+    name: str
+    """The flag, e.g. `--max-sessions`."""
+    parse: Callable[[str], Any] = str
+    """The flag's text to a value (an argparse type: a bad value is one clear line)."""
+    metavar: str | None = None
+    scale: int = 1
+    """Units of the setting in one of the flag's: 1000 for seconds given, milliseconds kept."""
+
+    def value(self, given: Any) -> Any:
+        """The setting's value for the flag's."""
+        return given if self.scale == 1 else round(given * self.scale)
+
+    def shown(self, default: Any) -> str:
+        """The setting's default as the flag's help writes it (3600.0 s: 3600)."""
+        if self.scale != 1:
+            default /= self.scale
+        return f"{default:g}" if isinstance(default, float) else str(default)
+
+
+def setting(
+    default: Any = MISSING,
+    *,
+    factory: Callable[[], Any] | None = None,
+    help: str,
+    flag: str = "",
+    parse: Callable[[str], Any] = str,
+    metavar: str | None = None,
+    scale: int = 1,
+) -> Any:
+    """A field of ServerConfig that is also a `kibitz serve` flag (by default its name, with
+    dashes); `factory` for a default that depends on the machine."""
+    metadata = {"flag": Flag(help, flag, parse, metavar, scale)}
+    if factory is not None:
+        return field(default_factory=factory, metadata=metadata)
+    return field(default=default, metadata=metadata)
+
+
+def flag_of(setting_field: Field) -> Flag | None:
+    """The flag of a ServerConfig field (its name filled in), or None for one without."""
+    flag = setting_field.metadata.get("flag")
+    if flag is None or flag.name:
+        return flag
+    return replace(flag, name="--" + setting_field.name.replace("_", "-"))
+
+
+def default_of(setting_field: Field) -> Any:
+    """A field's default (a machine-dependent one computed now)."""
+    if setting_field.default_factory is not MISSING:
+        return setting_field.default_factory()
+    return setting_field.default
+
+
 @dataclass
 class ServerConfig:
-    """Tunable limits of one server (the `kibitz serve` flags)."""
+    """Tunable limits of one server: the `kibitz serve` flags, in the order its help lists
+    them, then the timings no flag sets."""
 
-    host: str = "127.0.0.1"
-    port: int = 50051
-    max_sessions: int = 16
-    max_sessions_per_client: int = 8
-    """Open sessions one client may hold (clients: token names, else hosts)."""
-    max_searches: int = field(default_factory=lambda: os.cpu_count() or 1)
-    """Searches that run at once; more wait in the queue."""
-    max_queued: int = 64
-    """Searches that may wait for a slot; more are refused with RESOURCE_EXHAUSTED."""
-    max_memory_mb: int = field(default_factory=default_memory_mb)
-    """What all sessions' and analyses' tables and trees may take together (engines declare
-    their need from their options), plus a fixed share per worker process."""
-    max_search_time: float = 3600.0
-    """Seconds after which a search without a time limit of its own is stopped."""
-    idle_timeout: float = 600.0
-    """Seconds before an idle session is closed; 0 = never."""
-    info_interval: float = 1.0
-    """Seconds between periodic Info messages during a long iteration."""
-    default_move_time_ms: int = 1000
-    """Move time of a search that sets no limit at all."""
+    host: str = setting("127.0.0.1", help="address to bind (default {default})")
+    port: int = setting(50051, parse=argtypes.port, help="port (default {default}; 0 = any)")
+    tls_cert: str | None = setting(
+        None,
+        metavar="FILE",
+        help="serve over TLS with this PEM certificate chain (with --tls-key), so that nobody "
+        "on the way can read or alter the traffic; clients then pass --tls-ca",
+    )
+    tls_key: str | None = setting(None, metavar="FILE", help="the PEM private key of --tls-cert")
+    auth_tokens: str | None = setting(
+        None,
+        metavar="FILE",
+        help="require a token on every call, from a file of 'NAME TOKEN' lines (clients pass "
+        "--token or set KIBITZ_TOKEN); sessions are then private to their token's NAME",
+    )
+    engine_config: str | None = setting(
+        None,
+        flag="--config",
+        metavar="FILE",
+        help="host the external UCI engines this TOML file names ([engines.NAME] tables: "
+        "command, args, game, options); each is started once at start to read its options, "
+        "see docs/uci.md",
+    )
+    max_sessions: int = setting(
+        16, parse=argtypes.positive_int, metavar="N", help="open sessions (default {default})"
+    )
+    max_sessions_per_client: int = setting(
+        8,
+        parse=argtypes.positive_int,
+        metavar="N",
+        help="open sessions one client (a token's name; without tokens, a host) may hold, so "
+        "that no client takes every session (default {default})",
+    )
+    max_searches: int = setting(
+        factory=cpu_count,
+        parse=argtypes.positive_int,
+        metavar="N",
+        help="concurrent searches (default: number of CPUs); more wait in a queue",
+    )
+    max_queued: int = setting(
+        64,
+        parse=argtypes.count,
+        metavar="N",
+        help="searches that may wait for a free search slot; more are refused at once, so that "
+        "a flood of requests cannot pile up (default {default})",
+    )
+    max_memory_mb: int = setting(
+        factory=default_memory_mb,
+        flag="--max-memory",
+        parse=argtypes.positive_int,
+        metavar="MB",
+        help="memory the engines' tables of all sessions and analyses may take together (plus "
+        "a share per worker process); what does not fit is refused, so that the machine does "
+        "not run out (default: half of this machine's memory, {default} MB)",
+    )
+    max_search_time: float = setting(
+        3600.0,
+        parse=argtypes.positive_seconds,
+        metavar="S",
+        help="stop a search without a time limit of its own (--infinite, depth, nodes, solve) "
+        "after S seconds, so that a forgotten one cannot hold a search slot (default {default})",
+    )
+    spare_workers: int = setting(
+        1,
+        parse=argtypes.count,
+        metavar="N",
+        help="worker processes kept started ahead of need, so that a new session or analysis "
+        "does not wait for one to start (default {default})",
+    )
+    idle_timeout: float = setting(
+        600.0,
+        parse=argtypes.any_seconds,
+        metavar="S",
+        help="close sessions idle for S seconds (default {default}; 0 = never)",
+    )
+    info_interval: float = setting(
+        1.0,
+        parse=argtypes.positive_seconds,
+        metavar="S",
+        help="seconds between progress messages within a long iteration (default {default})",
+    )
+    default_move_time_ms: int = setting(
+        1000,
+        flag="--default-movetime",
+        parse=argtypes.positive_seconds,
+        metavar="S",
+        scale=1000,
+        help="move time of a search that sets no limit (default {default})",
+    )
     deadline_margin: float = 0.25
     """Seconds past a search's time limit after which the server itself stops it."""
     kill_grace: float = 2.0
     """Seconds after that stop before a worker that has not answered is killed."""
     heartbeat_timeout: float = 5.0
     """Seconds of silence after which a busy worker counts as frozen and is killed."""
-    spare_workers: int = 1
-    """Idle worker processes kept started ahead of need (for new sessions and analyses)."""
     spare_idle_timeout: float = 300.0
     """Seconds after which an idle spare worker beyond `spare_workers` is stopped."""
-    tls_cert: str | None = None
-    """PEM certificate chain: with `tls_key`, the server speaks TLS."""
-    tls_key: str | None = None
-    auth_tokens: str | None = None
-    """A token file (`NAME TOKEN` lines): every engine-service call then needs a token."""
-    engine_config: str | None = None
-    """A TOML file naming external UCI engines to host (`kibitz serve --config`; each is
-    started once at server start to learn its options)."""
+
+
+FLAGS: tuple[tuple[Field, Flag], ...] = tuple(
+    (each, flag) for each in fields(ServerConfig) if (flag := flag_of(each)) is not None
+)
+"""The settings `kibitz serve` takes, in its help's order, with their flags."""

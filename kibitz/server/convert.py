@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from kibitz.engines import (
-    Bound,
     Clock,
     Engine,
     Info,
@@ -15,41 +14,34 @@ from kibitz.engines import (
     Result,
     RootMove,
     Score,
-    ScoreKind,
-    StopReason,
     default_engine_for,
 )
-from kibitz.games import Game, capabilities_of, quoted
+from kibitz.games import Game, Move, capabilities_of, quoted
 from kibitz.v1 import engine_pb2 as pb
+from kibitz.vocabulary import Bound, ScoreKind, StopReason, is_proven
 
-_KINDS = {
-    ScoreKind.HEURISTIC: pb.Score.HEURISTIC,
-    ScoreKind.WIN: pb.Score.WIN,
-    ScoreKind.LOSS: pb.Score.LOSS,
-    ScoreKind.DRAW: pb.Score.DRAW,
-}
-_BOUNDS = {Bound.EXACT: pb.Score.EXACT, Bound.LOWER: pb.Score.LOWER, Bound.UPPER: pb.Score.UPPER}
+# The wire's value of each member of kibitz.vocabulary's enums: the proto's have the same names.
+_KINDS = {kind: pb.Score.Kind.Value(kind.name) for kind in ScoreKind}
+_BOUNDS = {bound: pb.Score.Bound.Value(bound.name) for bound in Bound}
 _STOP_REASONS = {reason: pb.Result.StopReason.Value(reason.name) for reason in StopReason}
-_RESULTS = frozenset((ScoreKind.WIN, ScoreKind.LOSS, ScoreKind.DRAW))
 
 
-def is_proven(score: Score) -> bool:
-    """Whether `score` is a proven result (Score.proven): a win, loss or draw, exactly."""
-    return score.kind in _RESULTS and score.bound is Bound.EXACT
+_PREFIXES = {Bound.LOWER: ">=", Bound.UPPER: "<="}
 
 
 @functools.lru_cache(maxsize=4096)
-def score_to_pb(score: Score, player: int) -> pb.Score:
+def score_to_pb(score: Score, player: int, game: type[Game] = Game) -> pb.Score:
     """`score` (from the point of view of `player`, the searched position's `perspective()`)
-    on the wire; shared between calls (a message assigned to a field is copied), since a
-    Result holds one per root move."""
+    on the wire, labelled in `game`'s words; shared between calls (a message assigned to a
+    field is copied), since a Result holds one per root move."""
     message = pb.Score(
         kind=_KINDS[score.kind],
         centi=score.value,
         plies=score.plies,
         bound=_BOUNDS[score.bound],
         player=player,
-        proven=is_proven(score),
+        proven=is_proven(score.kind, score.bound),
+        label=score_label(score, game),
     )
     for name in ("win", "draw", "loss"):
         value = getattr(score, name)
@@ -62,16 +54,45 @@ def score_to_pb(score: Score, player: int) -> pb.Score:
     return message
 
 
+def score_label(score: Score, game: type[Game]) -> str:
+    """A score as people read it (Score.label): "+0.35", "+0.120" (an expected value),
+    "draw", a win or loss in `game`'s words (`Game.outcome_label`), a bound's ">=" or "<="
+    before it."""
+    if score.kind is ScoreKind.WIN or score.kind is ScoreKind.LOSS:
+        text = game.outcome_label(score.kind is ScoreKind.WIN, score.plies)
+    elif score.kind is ScoreKind.DRAW:
+        text = "draw"
+    elif score.expected is not None:
+        text = f"{score.expected:+.3f}"
+    else:
+        text = f"{score.value / 100:+.2f}"
+    proven = is_proven(score.kind, score.bound)
+    return ("" if proven else _PREFIXES.get(score.bound, "")) + text
+
+
 def ms(seconds: float) -> int:
     """Seconds as the wire's whole milliseconds (never negative)."""
     return max(0, round(seconds * 1000))
 
 
-def root_move_to_pb(root: RootMove, state: Game) -> pb.RootMove:
+def labels(state: Game, move: Move, line: Sequence[Move]) -> tuple[str, list[str]]:
+    """`move` and `line` (a line of `state`) as people read them; the line's first label is
+    the move's where the line starts with it (labels may cost: chess writes SAN)."""
+    line_labels = state.label_line(line)
+    if line and line[0] == move:
+        return line_labels[0], line_labels
+    return state.move_labels([move])[0], line_labels
+
+
+def root_move_to_pb(root: RootMove, state: Game, labelled: bool = True) -> pb.RootMove:
+    """A root move of a search of `state`; `labelled`: with its labels (which may cost)."""
+    move_label, pv_labels = labels(state, root.move, root.pv) if labelled else ("", [])
     message = pb.RootMove(
         move=state.format_move(root.move),
-        score=score_to_pb(root.score, state.perspective()),
+        score=score_to_pb(root.score, state.perspective(), type(state)),
         pv=state.format_line(root.pv),
+        move_label=move_label,
+        pv_labels=pv_labels,
     )
     if root.prior is not None:
         message.prior = root.prior
@@ -86,11 +107,12 @@ def info_to_pb(info: Info, state: Game, root_moves: Iterable[pb.RootMove] = ()) 
     return pb.Info(
         depth=info.depth,
         selective_depth=info.seldepth,
-        score=score_to_pb(info.score, state.perspective()),
+        score=score_to_pb(info.score, state.perspective(), type(state)),
         nodes=info.nodes,
         nodes_per_second=info.nps,
         time_ms=ms(info.time),
         pv=state.format_line(info.pv),
+        pv_labels=state.label_line(info.pv),
         multipv=info.multipv,
         hash_full=info.hashfull,
         root_moves=root_moves,
@@ -105,11 +127,18 @@ def wire_info(info: Info, state: Game, with_root_moves: bool) -> pb.Info:
 
 def result_to_pb(result: Result, state: Game) -> pb.Result:
     pv = state.format_line(result.pv)
+    best = result.best_move
+    if best is None:
+        best_label, pv_labels = "", state.label_line(result.pv)
+    else:
+        best_label, pv_labels = labels(state, best, result.pv)
     return pb.Result(
-        best_move=state.format_move(result.best_move) if result.best_move is not None else "",
+        best_move=state.format_move(best) if best is not None else "",
+        best_move_label=best_label,
         ponder_move=pv[1] if len(pv) > 1 else "",
-        score=score_to_pb(result.score, state.perspective()),
+        score=score_to_pb(result.score, state.perspective(), type(state)),
         pv=pv,
+        pv_labels=pv_labels,
         root_moves=[root_move_to_pb(root, state) for root in result.root_moves],
         nodes=result.nodes,
         time_ms=ms(result.time),
@@ -131,9 +160,11 @@ def provisional_result(info: Info, root_moves: list[pb.RootMove]) -> pb.Result:
     best = root_moves[0]
     return pb.Result(
         best_move=best.move,
+        best_move_label=best.move_label,
         ponder_move=best.pv[1] if len(best.pv) > 1 else "",
         score=best.score,
         pv=best.pv,
+        pv_labels=best.pv_labels,
         root_moves=root_moves,
         nodes=info.nodes,
         time_ms=ms(info.time),
@@ -146,9 +177,8 @@ def game_over_result(state: Game) -> pb.Result:
     """The Result for a search asked on a terminal position."""
     returns = state.returns()
     mine = returns[state.to_move()] if state.to_move() >= 0 else 0
-    kind = ScoreKind.WIN if mine > 0 else ScoreKind.LOSS if mine < 0 else ScoreKind.DRAW
     return pb.Result(
-        score=score_to_pb(Score(kind), state.to_move()),
+        score=score_to_pb(Score(ScoreKind.of_return(mine)), state.to_move(), type(state)),
         game_over=pb.GameOver(returns=list(returns), reason=state.terminal_reason()),
         **stop_fields(StopReason.GAME_OVER),
     )

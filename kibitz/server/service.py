@@ -12,9 +12,9 @@ from typing import Any
 
 import grpc
 
-from kibitz.engines import ENGINES, Engine, EngineDefinition, StopReason
-from kibitz.games import CHANCE, GAMES, Game
-from kibitz.server import convert, inline
+from kibitz.engines import ENGINES, Engine, EngineDefinition
+from kibitz.games import GAMES, Game
+from kibitz.server import convert, inline, presentation
 from kibitz.server.auth import Tokens, identity
 from kibitz.server.budget import MemoryBudget
 from kibitz.server.config import ServerConfig
@@ -27,13 +27,13 @@ from kibitz.server.validation import (
     engine_for,
     game_named,
     limit_ranges,
-    parse_position,
     prepare_search,
     typed_options,
 )
 from kibitz.server.worker import EngineFailed, SearchOrder, Worker, WorkerCrashed, WorkerError
 from kibitz.v1 import engine_pb2 as pb
 from kibitz.v1 import engine_pb2_grpc as pb_grpc
+from kibitz.vocabulary import StopReason
 
 log = logging.getLogger("kibitz.server")
 
@@ -133,22 +133,11 @@ class EngineService(pb_grpc.EngineServiceServicer):
     @_handles_errors
     async def Describe(self, request: pb.DescribeRequest, context) -> pb.PositionInfo:
         game = game_named(request.game)
-        state, _ = parse_position(game, request.position, request.moves)
-        message = pb.PositionInfo(
-            game=game.name,
-            position=state.position(),
-            board=state.render(),
-            to_move=state.to_move(),
-            legal_moves=[state.format_move(move) for move in state.legal_moves()],
-            perspective=state.perspective(),
-            board_shape=state.shape(),
-        )
-        if state.to_move() == CHANCE:
-            odds = dict(state.chance_outcomes())
-            message.probabilities.extend(odds[move] for move in state.legal_moves())
-        if state.is_terminal():
-            message.game_over.CopyFrom(convert.game_over_result(state).game_over)
-        return message
+        return presentation.position_info(game, request.position, request.moves)
+
+    @_handles_errors
+    async def ExportGame(self, request: pb.ExportRequest, context) -> pb.GameRecord:
+        return presentation.game_record(game_named(request.game), request)
 
     # -- sessions -------------------------------------------------------------------------
 

@@ -215,8 +215,10 @@ def _run_search(
         wanted = info.root_moves if wire_limits.report_root_moves and order.progress else ()
         roots = [convert.root_move_to_pb(move, root) for move in wanted]
         message = convert.info_to_pb(info, root, roots)
+        # unasked, only the best move (the one a provisional answer plays) gets its labels
         best = roots[:PROVISIONAL_ROOT_MOVES] or [
-            convert.root_move_to_pb(move, root) for move in info.root_moves[:PROVISIONAL_ROOT_MOVES]
+            convert.root_move_to_pb(move, root, labelled=index == 0)
+            for index, move in enumerate(info.root_moves[:PROVISIONAL_ROOT_MOVES])
         ]
         provisional = convert.provisional_result(info, best).SerializeToString() if best else b""
         send(("info", message.SerializeToString() if order.progress else b"", provisional))

@@ -114,7 +114,7 @@ class DescribeRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., moves: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class PositionInfo(_message.Message):
-    __slots__ = ("game", "position", "board", "to_move", "legal_moves", "game_over", "probabilities", "perspective", "board_shape")
+    __slots__ = ("game", "position", "board", "to_move", "legal_moves", "game_over", "probabilities", "perspective", "board_shape", "legal_move_labels", "diagram", "played_labels")
     GAME_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     BOARD_FIELD_NUMBER: _ClassVar[int]
@@ -124,6 +124,9 @@ class PositionInfo(_message.Message):
     PROBABILITIES_FIELD_NUMBER: _ClassVar[int]
     PERSPECTIVE_FIELD_NUMBER: _ClassVar[int]
     BOARD_SHAPE_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_MOVE_LABELS_FIELD_NUMBER: _ClassVar[int]
+    DIAGRAM_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_LABELS_FIELD_NUMBER: _ClassVar[int]
     game: str
     position: str
     board: str
@@ -133,7 +136,127 @@ class PositionInfo(_message.Message):
     probabilities: _containers.RepeatedScalarFieldContainer[float]
     perspective: int
     board_shape: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., board: _Optional[str] = ..., to_move: _Optional[int] = ..., legal_moves: _Optional[_Iterable[str]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., probabilities: _Optional[_Iterable[float]] = ..., perspective: _Optional[int] = ..., board_shape: _Optional[_Iterable[int]] = ...) -> None: ...
+    legal_move_labels: _containers.RepeatedScalarFieldContainer[str]
+    diagram: Diagram
+    played_labels: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., board: _Optional[str] = ..., to_move: _Optional[int] = ..., legal_moves: _Optional[_Iterable[str]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., probabilities: _Optional[_Iterable[float]] = ..., perspective: _Optional[int] = ..., board_shape: _Optional[_Iterable[int]] = ..., legal_move_labels: _Optional[_Iterable[str]] = ..., diagram: _Optional[_Union[Diagram, _Mapping]] = ..., played_labels: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Diagram(_message.Message):
+    __slots__ = ("kind", "rows", "columns", "places", "targets", "highlights", "dice", "gauges", "column_labels", "row_labels", "colors", "edges", "checkered")
+    class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        KIND_UNSPECIFIED: _ClassVar[Diagram.Kind]
+        GRID: _ClassVar[Diagram.Kind]
+        HEX: _ClassVar[Diagram.Kind]
+        POINTS: _ClassVar[Diagram.Kind]
+        HEAPS: _ClassVar[Diagram.Kind]
+        PANEL: _ClassVar[Diagram.Kind]
+    KIND_UNSPECIFIED: Diagram.Kind
+    GRID: Diagram.Kind
+    HEX: Diagram.Kind
+    POINTS: Diagram.Kind
+    HEAPS: Diagram.Kind
+    PANEL: Diagram.Kind
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    COLUMNS_FIELD_NUMBER: _ClassVar[int]
+    PLACES_FIELD_NUMBER: _ClassVar[int]
+    TARGETS_FIELD_NUMBER: _ClassVar[int]
+    HIGHLIGHTS_FIELD_NUMBER: _ClassVar[int]
+    DICE_FIELD_NUMBER: _ClassVar[int]
+    GAUGES_FIELD_NUMBER: _ClassVar[int]
+    COLUMN_LABELS_FIELD_NUMBER: _ClassVar[int]
+    ROW_LABELS_FIELD_NUMBER: _ClassVar[int]
+    COLORS_FIELD_NUMBER: _ClassVar[int]
+    EDGES_FIELD_NUMBER: _ClassVar[int]
+    CHECKERED_FIELD_NUMBER: _ClassVar[int]
+    kind: Diagram.Kind
+    rows: int
+    columns: int
+    places: _containers.RepeatedCompositeFieldContainer[Place]
+    targets: _containers.RepeatedCompositeFieldContainer[Target]
+    highlights: _containers.RepeatedScalarFieldContainer[str]
+    dice: _containers.RepeatedScalarFieldContainer[int]
+    gauges: _containers.RepeatedCompositeFieldContainer[Gauge]
+    column_labels: _containers.RepeatedScalarFieldContainer[str]
+    row_labels: _containers.RepeatedScalarFieldContainer[str]
+    colors: _containers.RepeatedScalarFieldContainer[str]
+    edges: _containers.RepeatedScalarFieldContainer[int]
+    checkered: bool
+    def __init__(self, kind: _Optional[_Union[Diagram.Kind, str]] = ..., rows: _Optional[int] = ..., columns: _Optional[int] = ..., places: _Optional[_Iterable[_Union[Place, _Mapping]]] = ..., targets: _Optional[_Iterable[_Union[Target, _Mapping]]] = ..., highlights: _Optional[_Iterable[str]] = ..., dice: _Optional[_Iterable[int]] = ..., gauges: _Optional[_Iterable[_Union[Gauge, _Mapping]]] = ..., column_labels: _Optional[_Iterable[str]] = ..., row_labels: _Optional[_Iterable[str]] = ..., colors: _Optional[_Iterable[str]] = ..., edges: _Optional[_Iterable[int]] = ..., checkered: _Optional[bool] = ...) -> None: ...
+
+class Place(_message.Message):
+    __slots__ = ("id", "row", "column", "piece", "owner", "count", "label")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    ROW_FIELD_NUMBER: _ClassVar[int]
+    COLUMN_FIELD_NUMBER: _ClassVar[int]
+    PIECE_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    row: int
+    column: int
+    piece: str
+    owner: int
+    count: int
+    label: str
+    def __init__(self, id: _Optional[str] = ..., row: _Optional[int] = ..., column: _Optional[int] = ..., piece: _Optional[str] = ..., owner: _Optional[int] = ..., count: _Optional[int] = ..., label: _Optional[str] = ...) -> None: ...
+
+class Target(_message.Message):
+    __slots__ = ("move", "from_place", "to_places")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    FROM_PLACE_FIELD_NUMBER: _ClassVar[int]
+    TO_PLACES_FIELD_NUMBER: _ClassVar[int]
+    move: str
+    from_place: str
+    to_places: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, move: _Optional[str] = ..., from_place: _Optional[str] = ..., to_places: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Gauge(_message.Message):
+    __slots__ = ("label", "value", "maximum", "owner")
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    MAXIMUM_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    label: str
+    value: int
+    maximum: int
+    owner: int
+    def __init__(self, label: _Optional[str] = ..., value: _Optional[int] = ..., maximum: _Optional[int] = ..., owner: _Optional[int] = ...) -> None: ...
+
+class ExportRequest(_message.Message):
+    __slots__ = ("game", "position", "moves", "players", "headers", "comments")
+    class HeadersEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    HEADERS_FIELD_NUMBER: _ClassVar[int]
+    COMMENTS_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    position: str
+    moves: _containers.RepeatedScalarFieldContainer[str]
+    players: _containers.RepeatedScalarFieldContainer[str]
+    headers: _containers.ScalarMap[str, str]
+    comments: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., moves: _Optional[_Iterable[str]] = ..., players: _Optional[_Iterable[str]] = ..., headers: _Optional[_Mapping[str, str]] = ..., comments: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class GameRecord(_message.Message):
+    __slots__ = ("format", "media_type", "text")
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    MEDIA_TYPE_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    format: str
+    media_type: str
+    text: str
+    def __init__(self, format: _Optional[str] = ..., media_type: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
 
 class CreateSessionRequest(_message.Message):
     __slots__ = ("game", "engine", "options")
@@ -324,7 +447,7 @@ class SearchResponse(_message.Message):
     def __init__(self, info: _Optional[_Union[Info, _Mapping]] = ..., result: _Optional[_Union[Result, _Mapping]] = ...) -> None: ...
 
 class Score(_message.Message):
-    __slots__ = ("kind", "centi", "plies", "bound", "win_probability", "draw_probability", "loss_probability", "visits", "player", "expected_value", "proven")
+    __slots__ = ("kind", "centi", "plies", "bound", "win_probability", "draw_probability", "loss_probability", "visits", "player", "expected_value", "proven", "label")
     class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         KIND_UNSPECIFIED: _ClassVar[Score.Kind]
@@ -358,6 +481,7 @@ class Score(_message.Message):
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_VALUE_FIELD_NUMBER: _ClassVar[int]
     PROVEN_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
     kind: Score.Kind
     centi: int
     plies: int
@@ -369,10 +493,11 @@ class Score(_message.Message):
     player: int
     expected_value: float
     proven: bool
-    def __init__(self, kind: _Optional[_Union[Score.Kind, str]] = ..., centi: _Optional[int] = ..., plies: _Optional[int] = ..., bound: _Optional[_Union[Score.Bound, str]] = ..., win_probability: _Optional[float] = ..., draw_probability: _Optional[float] = ..., loss_probability: _Optional[float] = ..., visits: _Optional[int] = ..., player: _Optional[int] = ..., expected_value: _Optional[float] = ..., proven: _Optional[bool] = ...) -> None: ...
+    label: str
+    def __init__(self, kind: _Optional[_Union[Score.Kind, str]] = ..., centi: _Optional[int] = ..., plies: _Optional[int] = ..., bound: _Optional[_Union[Score.Bound, str]] = ..., win_probability: _Optional[float] = ..., draw_probability: _Optional[float] = ..., loss_probability: _Optional[float] = ..., visits: _Optional[int] = ..., player: _Optional[int] = ..., expected_value: _Optional[float] = ..., proven: _Optional[bool] = ..., label: _Optional[str] = ...) -> None: ...
 
 class Info(_message.Message):
-    __slots__ = ("depth", "selective_depth", "score", "nodes", "nodes_per_second", "time_ms", "pv", "multipv", "hash_full", "root_moves", "queued_ms")
+    __slots__ = ("depth", "selective_depth", "score", "nodes", "nodes_per_second", "time_ms", "pv", "multipv", "hash_full", "root_moves", "queued_ms", "pv_labels")
     DEPTH_FIELD_NUMBER: _ClassVar[int]
     SELECTIVE_DEPTH_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
@@ -384,6 +509,7 @@ class Info(_message.Message):
     HASH_FULL_FIELD_NUMBER: _ClassVar[int]
     ROOT_MOVES_FIELD_NUMBER: _ClassVar[int]
     QUEUED_MS_FIELD_NUMBER: _ClassVar[int]
+    PV_LABELS_FIELD_NUMBER: _ClassVar[int]
     depth: int
     selective_depth: int
     score: Score
@@ -395,21 +521,26 @@ class Info(_message.Message):
     hash_full: int
     root_moves: _containers.RepeatedCompositeFieldContainer[RootMove]
     queued_ms: int
-    def __init__(self, depth: _Optional[int] = ..., selective_depth: _Optional[int] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., nodes: _Optional[int] = ..., nodes_per_second: _Optional[int] = ..., time_ms: _Optional[int] = ..., pv: _Optional[_Iterable[str]] = ..., multipv: _Optional[int] = ..., hash_full: _Optional[int] = ..., root_moves: _Optional[_Iterable[_Union[RootMove, _Mapping]]] = ..., queued_ms: _Optional[int] = ...) -> None: ...
+    pv_labels: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, depth: _Optional[int] = ..., selective_depth: _Optional[int] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., nodes: _Optional[int] = ..., nodes_per_second: _Optional[int] = ..., time_ms: _Optional[int] = ..., pv: _Optional[_Iterable[str]] = ..., multipv: _Optional[int] = ..., hash_full: _Optional[int] = ..., root_moves: _Optional[_Iterable[_Union[RootMove, _Mapping]]] = ..., queued_ms: _Optional[int] = ..., pv_labels: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RootMove(_message.Message):
-    __slots__ = ("move", "score", "pv", "prior", "probability")
+    __slots__ = ("move", "score", "pv", "prior", "probability", "move_label", "pv_labels")
     MOVE_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     PV_FIELD_NUMBER: _ClassVar[int]
     PRIOR_FIELD_NUMBER: _ClassVar[int]
     PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    MOVE_LABEL_FIELD_NUMBER: _ClassVar[int]
+    PV_LABELS_FIELD_NUMBER: _ClassVar[int]
     move: str
     score: Score
     pv: _containers.RepeatedScalarFieldContainer[str]
     prior: float
     probability: float
-    def __init__(self, move: _Optional[str] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., pv: _Optional[_Iterable[str]] = ..., prior: _Optional[float] = ..., probability: _Optional[float] = ...) -> None: ...
+    move_label: str
+    pv_labels: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, move: _Optional[str] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., pv: _Optional[_Iterable[str]] = ..., prior: _Optional[float] = ..., probability: _Optional[float] = ..., move_label: _Optional[str] = ..., pv_labels: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GameOver(_message.Message):
     __slots__ = ("returns", "reason")
@@ -420,7 +551,7 @@ class GameOver(_message.Message):
     def __init__(self, returns: _Optional[_Iterable[float]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class Result(_message.Message):
-    __slots__ = ("best_move", "ponder_move", "score", "pv", "root_moves", "nodes", "time_ms", "depth", "stop_reason", "game_over", "selective_depth", "stats", "stopped_by")
+    __slots__ = ("best_move", "ponder_move", "score", "pv", "root_moves", "nodes", "time_ms", "depth", "stop_reason", "game_over", "selective_depth", "stats", "stopped_by", "best_move_label", "pv_labels")
     class StopReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         STOP_REASON_UNSPECIFIED: _ClassVar[Result.StopReason]
@@ -459,6 +590,8 @@ class Result(_message.Message):
     SELECTIVE_DEPTH_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
     STOPPED_BY_FIELD_NUMBER: _ClassVar[int]
+    BEST_MOVE_LABEL_FIELD_NUMBER: _ClassVar[int]
+    PV_LABELS_FIELD_NUMBER: _ClassVar[int]
     best_move: str
     ponder_move: str
     score: Score
@@ -472,4 +605,6 @@ class Result(_message.Message):
     selective_depth: int
     stats: _containers.ScalarMap[str, float]
     stopped_by: Result.StopReason
-    def __init__(self, best_move: _Optional[str] = ..., ponder_move: _Optional[str] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., pv: _Optional[_Iterable[str]] = ..., root_moves: _Optional[_Iterable[_Union[RootMove, _Mapping]]] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[int] = ..., depth: _Optional[int] = ..., stop_reason: _Optional[str] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., selective_depth: _Optional[int] = ..., stats: _Optional[_Mapping[str, float]] = ..., stopped_by: _Optional[_Union[Result.StopReason, str]] = ...) -> None: ...
+    best_move_label: str
+    pv_labels: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, best_move: _Optional[str] = ..., ponder_move: _Optional[str] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., pv: _Optional[_Iterable[str]] = ..., root_moves: _Optional[_Iterable[_Union[RootMove, _Mapping]]] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[int] = ..., depth: _Optional[int] = ..., stop_reason: _Optional[str] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., selective_depth: _Optional[int] = ..., stats: _Optional[_Mapping[str, float]] = ..., stopped_by: _Optional[_Union[Result.StopReason, str]] = ..., best_move_label: _Optional[str] = ..., pv_labels: _Optional[_Iterable[str]] = ...) -> None: ...

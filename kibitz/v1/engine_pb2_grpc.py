@@ -55,6 +55,11 @@ class EngineServiceStub:
                 request_serializer=kibitz_dot_v1_dot_engine__pb2.DescribeRequest.SerializeToString,
                 response_deserializer=kibitz_dot_v1_dot_engine__pb2.PositionInfo.FromString,
                 _registered_method=True)
+        self.ExportGame = channel.unary_unary(
+                '/kibitz.v1.EngineService/ExportGame',
+                request_serializer=kibitz_dot_v1_dot_engine__pb2.ExportRequest.SerializeToString,
+                response_deserializer=kibitz_dot_v1_dot_engine__pb2.GameRecord.FromString,
+                _registered_method=True)
         self.CreateSession = channel.unary_unary(
                 '/kibitz.v1.EngineService/CreateSession',
                 request_serializer=kibitz_dot_v1_dot_engine__pb2.CreateSessionRequest.SerializeToString,
@@ -135,6 +140,14 @@ class EngineServiceServicer:
         """Checks a position (after moves) and describes it: its notation, a board drawing, the
         side to move, the legal moves, the result if the game is over. INVALID_ARGUMENT for a
         malformed position or an illegal move. Cheap: no search.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ExportGame(self, request, context):
+        """Writes a game down in its game's record format (PGN for chess, JSON otherwise), for a
+        file to download. INVALID_ARGUMENT for a malformed position or an illegal move.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -237,6 +250,11 @@ def add_EngineServiceServicer_to_server(servicer, server):
                     servicer.Describe,
                     request_deserializer=kibitz_dot_v1_dot_engine__pb2.DescribeRequest.FromString,
                     response_serializer=kibitz_dot_v1_dot_engine__pb2.PositionInfo.SerializeToString,
+            ),
+            'ExportGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.ExportGame,
+                    request_deserializer=kibitz_dot_v1_dot_engine__pb2.ExportRequest.FromString,
+                    response_serializer=kibitz_dot_v1_dot_engine__pb2.GameRecord.SerializeToString,
             ),
             'CreateSession': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateSession,
@@ -376,6 +394,33 @@ class EngineService:
             '/kibitz.v1.EngineService/Describe',
             kibitz_dot_v1_dot_engine__pb2.DescribeRequest.SerializeToString,
             kibitz_dot_v1_dot_engine__pb2.PositionInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kibitz.v1.EngineService/ExportGame',
+            kibitz_dot_v1_dot_engine__pb2.ExportRequest.SerializeToString,
+            kibitz_dot_v1_dot_engine__pb2.GameRecord.FromString,
             options,
             channel_credentials,
             insecure,

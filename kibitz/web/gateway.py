@@ -27,8 +27,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import chess
-import chess.pgn
 import grpc
 import uvicorn
 from google.protobuf import json_format
@@ -49,10 +47,9 @@ from kibitz.clients.client import (
     Session,
     check_credentials,
 )
-from kibitz.clients.display import Display, display_for
-from kibitz.clients.values import Score, ScoreKind
+from kibitz.clients.values import Score
 from kibitz.v1 import engine_pb2 as pb
-from kibitz.web.diagrams import diagram
+from kibitz.vocabulary import ScoreKind
 from kibitz.web.guard import Guard, allowed_names, is_loopback
 from kibitz.web.match import MatchUnreadable, match_state
 
@@ -105,25 +102,19 @@ def score_value(score: Score) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _score_fields(message: pb.Score, display: Display) -> dict[str, Any]:
+def _score_fields(message: pb.Score) -> dict[str, Any]:
     score = Score.from_pb(message)
-    return {
-        "text": display.score(score),
-        "firstPlayerValue": score_value(score),
-        "proven": score.proven,
-    }
+    return {"text": str(score), "firstPlayerValue": score_value(score), "proven": score.proven}
 
 
-def _annotate(data: dict[str, Any], message: pb.Info | pb.Result, display: Display) -> None:
-    """Adds the texts people read to an Info's or a Result's JSON: `pvText` (SAN for chess),
-    each score's `text`, `firstPlayerValue` and `proven`, each root move's `moveText`."""
-    data["pvText"] = display.line(list(message.pv))
+def _annotate(data: dict[str, Any], message: pb.Info | pb.Result) -> None:
+    """Adds to each score of an Info's or a Result's JSON its `text` (the server's label, as
+    the CLI shows it), `firstPlayerValue` and `proven`. Moves come labelled from the server
+    (`pvLabels`, `moveLabel`, `bestMoveLabel`)."""
     if message.HasField("score"):
-        data["score"].update(_score_fields(message.score, display))
+        data["score"].update(_score_fields(message.score))
     for root, root_data in zip(message.root_moves, data.get("rootMoves", []), strict=True):
-        root_data["moveText"] = display.line([root.move])[0]
-        root_data["pvText"] = display.line(list(root.pv))
-        root_data["score"].update(_score_fields(root.score, display))
+        root_data["score"].update(_score_fields(root.score))
 
 
 # ---------------------------------------------------------------------------- state
@@ -348,21 +339,7 @@ async def describe(request: Request, gateway: Gateway) -> Response:
     data = await _body(request)
     client = gateway.client(data.get("server"))
     game, position, moves = _text(data, "game"), _text(data, "position", ""), _moves(data)
-    info = await client.describe(game, position, moves)
-    answer = _as_dict(info)
-    answer["diagram"] = diagram(game, info.position)
-    answer["movesText"] = _moves_text(game, position, moves)
-    return JSONResponse(answer)
-
-
-def _moves_text(game: str, position: str, moves: list[str]) -> list[str]:
-    """The moves as people read them (SAN for chess), one entry per move."""
-    if game != "chess":
-        return list(moves)
-    shown = []
-    for index, move in enumerate(moves):
-        shown.append(display_for(game, position, moves[:index]).line([move])[0])
-    return shown
+    return JSONResponse(_as_dict(await client.describe(game, position, moves)))
 
 
 async def open_session(request: Request, gateway: Gateway) -> Response:
@@ -414,8 +391,7 @@ async def search(request: Request, gateway: Gateway) -> Response:
     data = await _body(request)
     position, moves, limits = _text(data, "position", ""), _moves(data), _limits(data)
     client = gateway.client(record.server)
-    checked = await client.describe(record.game, position, moves)  # a bad position: 400
-    display = display_for(record.game, checked.position)
+    await client.describe(record.game, position, moves)  # a bad position: 400
     priority = data.get("priority", 0)
     if isinstance(priority, bool) or not isinstance(priority, int):
         raise RequestError("priority must be an integer")
@@ -442,7 +418,7 @@ async def search(request: Request, gateway: Gateway) -> Response:
         first = await anext(events, None)
     record.searching = stream
     return StreamingResponse(
-        _events(record, stream, events, first, display),
+        _events(record, stream, events, first),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
@@ -457,21 +433,19 @@ async def _events(
     stream: SearchStream,
     events: AsyncIterator,
     first: Any,
-    display: Display,
 ) -> AsyncIterator[str]:
     """`info` events, then one `result` (or an `error`); leaving early cancels the search."""
     try:
         info = first
         while info is not None:
             data = _as_dict(info.proto)
-            _annotate(data, info.proto, display)
+            _annotate(data, info.proto)
             yield _event("info", data)
             info = await anext(events, None)
         result = stream.result
         if result is not None:
             data = _as_dict(result.proto)
-            _annotate(data, result.proto, display)
-            data["bestMoveText"] = display.line([result.best_move])[0] if result.best_move else ""
+            _annotate(data, result.proto)
             yield _event("result", data)
     except KibitzError as exc:
         yield _event(
@@ -486,77 +460,35 @@ async def _events(
 
 
 async def export(request: Request, gateway: Gateway) -> Response:
-    """A finished (or unfinished) game to download: PGN for chess, else a JSON record."""
+    """A finished (or unfinished) game to download, in its game's record format as the
+    server writes it (`ExportGame`: PGN for chess, JSON otherwise); a JSON record gets the
+    server, the date and the page's evaluations added."""
     data = await _body(request)
     client = gateway.client(data.get("server"))
     game, position, moves = _text(data, "game"), _text(data, "position", ""), _moves(data)
     players = data.get("players") or ["", ""]
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise RequestError("players must be a list of names")
-    final = await client.describe(game, position, moves)
     stamp = datetime.datetime.now(datetime.UTC)
-    if game == "chess" and data.get("format", "pgn") == "pgn":
-        text = pgn(position, moves, players, final, data.get("event") or "kibitz game", stamp)
-        return Response(
-            text,
-            media_type="application/x-chess-pgn",
-            headers={"Content-Disposition": 'attachment; filename="kibitz-chess.pgn"'},
-        )
-    record = {
-        "game": game,
-        "server": client.address,
-        "date": stamp.isoformat(timespec="seconds"),
-        "players": players,
-        "start": position,
-        "moves": moves,
-        "final": final.position,
-        "result": _as_dict(final.game_over) if final.HasField("game_over") else None,
-        "evaluations": data.get("evaluations") or [],
+    headers = {
+        "Event": str(data.get("event") or "kibitz game"),
+        "Site": "kibitz",
+        "Date": stamp.strftime("%Y.%m.%d"),
     }
+    record = await client.export(game, position, moves, players, headers)
+    text = record.text
+    if record.format == "json":
+        written = json.loads(text)
+        written.update(
+            server=client.address,
+            date=stamp.isoformat(timespec="seconds"),
+            evaluations=data.get("evaluations") or [],
+        )
+        text = json.dumps(written, indent=2)
+    disposition = f'attachment; filename="kibitz-{game}.{record.format}"'
     return Response(
-        json.dumps(record, indent=2),
-        media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="kibitz-{game}.json"'},
+        text, media_type=record.media_type, headers={"Content-Disposition": disposition}
     )
-
-
-def pgn(
-    position: str,
-    moves: list[str],
-    players: list[str],
-    final: pb.PositionInfo,
-    event: str,
-    stamp: datetime.datetime,
-) -> str:
-    """The game in PGN (python-chess), the result from the server's `game_over`."""
-    text = position.removeprefix("fen ").strip()
-    board = chess.Board(chess.STARTING_FEN if text in ("", "startpos") else text)
-    record = chess.pgn.Game()
-    if board.fen() != chess.STARTING_FEN:
-        record.setup(board)
-    node: chess.pgn.GameNode = record
-    for move in moves:
-        for word in move.replace(",", " ").split():
-            try:
-                parsed = board.parse_uci(word)
-            except ValueError:
-                parsed = board.parse_san(word)
-            node = node.add_variation(parsed)
-            board.push(parsed)
-    result = "*"
-    if final.HasField("game_over"):
-        returns = list(final.game_over.returns)
-        result = {1.0: "1-0", -1.0: "0-1", 0.0: "1/2-1/2"}.get(returns[0], "*")
-        record.headers["Termination"] = final.game_over.reason
-    record.headers.update(
-        Event=event,
-        Site="kibitz",
-        Date=stamp.strftime("%Y.%m.%d"),
-        White=(players[0] if players else "") or "?",
-        Black=(players[1] if len(players) > 1 else "") or "?",
-        Result=result,
-    )
-    return str(record) + "\n"
 
 
 async def unknown_route(request: Request, exc: HTTPException) -> Response:

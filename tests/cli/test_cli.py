@@ -16,7 +16,7 @@ import pytest
 from servers import KIBITZ, ServerProcess
 
 from kibitz import __version__ as kibitz_version
-from kibitz.clients.cli import serve_banner
+from kibitz.server.cli import serve_banner
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from credentials import TOKENS, self_signed, token_file
 from servers import KIBITZ, ServerProcess
 
 from kibitz.clients import SyncClient
-from kibitz.clients.cli import serve_banner
+from kibitz.server.cli import serve_banner
 
 X_WINS_AT_C3 = "xx./oo./... x"  # x to move; c3 wins at once
 

@@ -31,8 +31,9 @@ from kibitz.clients.uci import (
     parse_setoption,
     uci_score,
 )
-from kibitz.clients.values import Bound, Score, ScoreKind
+from kibitz.clients.values import Score
 from kibitz.v1 import engine_pb2 as pb
+from kibitz.vocabulary import Bound, ScoreKind
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # Ra8#
 MATED_IN_ONE = "k7/8/1K6/8/8/8/8/7R b - - 0 1"  # Kb8, then Rh8#

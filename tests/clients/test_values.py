@@ -262,3 +262,23 @@ def test_a_queued_info_and_the_time_cap_from_the_wire():
         for value in pb.Result.StopReason.DESCRIPTOR.values
         if value.name != "STOP_REASON_UNSPECIFIED"
     }
+
+
+def test_the_servers_labels_are_what_people_see():
+    message = pb.Score(kind=pb.Score.WIN, plies=3, bound=pb.Score.EXACT, label="mate in 2")
+    score = Score.from_pb(message)
+    assert str(score) == "mate in 2" and f"{score:>10}" == " mate in 2"
+    assert score == Score(ScoreKind.WIN, plies=3)  # a label is presentation, not value
+    assert str(score.for_player(1)) == "loss in 3"  # the label was the other player's
+    result = Result.from_pb(
+        pb.Result(
+            best_move="a1a6",
+            best_move_label="Ra6",
+            pv=["a1a6"],
+            pv_labels=["Ra6"],
+            root_moves=[pb.RootMove(move="a1a6", move_label="Ra6", pv_labels=["Ra6"])],
+        )
+    )
+    assert (result.best_move_label, result.pv_labels) == ("Ra6", ("Ra6",))
+    assert result.root_moves[0].move_label == "Ra6"
+    assert Info.from_pb(pb.Info(pv=["4"], pv_labels=["4"])).pv_labels == ("4",)

@@ -8,6 +8,7 @@ game declares (docs/architecture.md, "The Game interface").
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -25,9 +26,11 @@ from kibitz.games.capabilities import (
     NoisyMoves,
     NullMove,
     Playout,
+    Presentation,
     SolverHooks,
     Symmetry,
 )
+from kibitz.games.presentation import problems
 
 GAME_CLASSES = [GAMES[name] for name in sorted(GAMES)]
 PLAYOUTS = 12
@@ -164,6 +167,38 @@ def test_a_clone_is_independent_of_its_original(game):
         for _ in line:  # and the original still can
             state.undo()
         assert snapshot(state) == snapshot(game.from_position(""))
+
+
+@games
+def test_moves_have_labels_people_can_tell_apart(game):
+    """`move_labels` and `label_line` (SAN for chess, the notation by default): one
+    non-empty label per move, different moves labelled differently, the position unchanged."""
+    for state, line in playouts(game):
+        before = snapshot(state)
+        moves = state.legal_moves()
+        labels = state.move_labels(moves)
+        assert len(labels) == len(moves) and all(labels)
+        assert len(set(labels)) == len(labels), f"two moves share a label in {state.position()}"
+        start = replayed(game, [])
+        assert len(start.label_line(line)) == len(line)
+        assert snapshot(state) == before
+
+
+@games
+def test_a_game_is_written_down_in_its_record_format(game):
+    """`export_record` from the start through a playout's moves: text in `record_format`,
+    and the default JSON holds the moves and the result."""
+    for state, line in playouts(game):
+        if not (state.is_terminal() or len(line) >= MAX_PLIES):
+            continue
+        start = replayed(game, [])
+        texts = start.format_line(line)
+        record = start.export_record(texts, ["a", "b"], {"Event": "test"}, ["c"] * len(texts))
+        assert record.format == game.record_format and record.text and record.media_type
+        if record.format == "json":
+            written = json.loads(record.text)
+            assert written["moves"] == texts and written["final"] == state.position()
+            assert (written["result"] is not None) == state.is_terminal()
 
 
 # -- capabilities ------------------------------------------------------------------------------
@@ -316,6 +351,24 @@ def plies_count_the_moves_played(game):
         replayed = game.from_position(first)
         replayed.play_line(moves)
         assert replayed.position() == state.position() and replayed.ply() == state.ply()
+
+
+@checks(Presentation)
+def diagrams_are_well_formed_and_their_clicks_play_legal_moves(game):
+    for state, line in playouts(game):
+        diagram = state.diagram(line[-1] if line else None)
+        assert problems(diagram, game.players) == []
+        legal = state.legal_moves()
+        targeted = [target.move for target in diagram.targets]
+        assert all(move in legal for move in targeted)
+        assert len(set(map(repr, targeted))) == len(targeted), "a move with two targets"
+        # moves that the same clicks play (chess promotions) are offered by their labels
+        by_clicks: dict[tuple[str, str], list] = {}
+        for target in diagram.targets:
+            for place in target.to_places:
+                by_clicks.setdefault((target.from_place, place), []).append(target.move)
+        for moves in by_clicks.values():
+            assert len(set(state.move_labels(moves))) == len(moves)
 
 
 DECLARED = [

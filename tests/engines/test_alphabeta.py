@@ -12,21 +12,12 @@ from kibitz.engines.alphabeta import AlphaBeta
 from kibitz.engines.alphabeta.root import STATIC_MOVES
 from kibitz.engines.base import OptionError, SearchContext
 from kibitz.engines.timeman import allocate
-from kibitz.engines.types import (
-    WIN,
-    WIN_THRESHOLD,
-    Bound,
-    Clock,
-    Info,
-    Limits,
-    Result,
-    Score,
-    ScoreKind,
-)
+from kibitz.engines.types import WIN, WIN_THRESHOLD, Clock, Info, Limits, Result, Score
 from kibitz.games.base import Game
 from kibitz.games.connect4 import ConnectFour
 from kibitz.games.nim import MisereNim, Nim
 from kibitz.games.tictactoe import TicTacToe
+from kibitz.vocabulary import Bound, ScoreKind
 
 TT_VARIANTS = [None, 0, 3]
 """Default table, no table, a 3-slot table (constant collisions)."""

@@ -10,10 +10,10 @@ import pytest
 
 from kibitz.engines import Limits, SearchContext
 from kibitz.engines.alphabeta.engine import AlphaBeta
-from kibitz.engines.types import ScoreKind
 from kibitz.games.chess import Chess
 from kibitz.games.chess.board import Board
 from kibitz.games.chess.game import CompiledBoard
+from kibitz.vocabulary import ScoreKind
 
 MATES = [  # (FEN, the mating move, moves to mate)
     ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "h5f7", 1),

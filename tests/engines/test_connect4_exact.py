@@ -10,8 +10,9 @@ from testdata import connect4_sample
 
 from kibitz.engines.alphabeta import AlphaBeta
 from kibitz.engines.base import SearchContext
-from kibitz.engines.types import Limits, ScoreKind
+from kibitz.engines.types import Limits
 from kibitz.games.connect4 import ConnectFour, solver_score
+from kibitz.vocabulary import ScoreKind
 
 OUTCOME = {ScoreKind.WIN: 1, ScoreKind.DRAW: 0, ScoreKind.LOSS: -1}
 SAMPLE = {"Test_L3_R1": 40, "Test_L2_R1": 12}  # every k-th line, so the sample spans the set

@@ -17,11 +17,12 @@ from testdata import connect4_sample
 from toys import ExchangeGame, RandomTreeGame, negamax, published_internal
 
 from kibitz.engines.alphabeta import AlphaBeta
-from kibitz.engines.types import Bound, Limits, Score, ScoreKind
+from kibitz.engines.types import Limits, Score
 from kibitz.games.base import Game
 from kibitz.games.connect4 import ConnectFour, solver_score
 from kibitz.games.nim import MisereNim, Nim
 from kibitz.games.tictactoe import TicTacToe
+from kibitz.vocabulary import Bound, ScoreKind
 
 OFF = [
     pytest.param({"Hash": 0}, id="Hash=0"),

@@ -9,9 +9,10 @@ from chance_toys import RandomChanceTree, expectimax
 
 from kibitz.engines.base import SearchContext
 from kibitz.engines.expectimax import Expectimax
-from kibitz.engines.types import Bound, Info, Limits, StopReason
+from kibitz.engines.types import Info, Limits
 from kibitz.games import CHANCE, Game
 from kibitz.games.pig import HOLD, ROLL, Pig
+from kibitz.vocabulary import Bound, StopReason
 
 SWITCHES = {
     "plain": {"Star1": False, "Star2": False},

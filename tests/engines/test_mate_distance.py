@@ -12,11 +12,12 @@ from test_alphabeta import consistent, internal, move_values_solved, run
 from toys import ExchangeGame, RandomTreeGame
 
 from kibitz.engines.alphabeta import AlphaBeta
-from kibitz.engines.types import WIN, WIN_THRESHOLD, Bound, Limits, Result, Score, ScoreKind
+from kibitz.engines.types import WIN, WIN_THRESHOLD, Limits, Result, Score
 from kibitz.games.base import Game
 from kibitz.games.connect4 import ConnectFour
 from kibitz.games.nim import Nim
 from kibitz.games.tictactoe import TicTacToe
+from kibitz.vocabulary import Bound, ScoreKind
 
 # Positions from Test_L3_R1 (one move further for the first); values checked by brute force.
 WIN_IN_1_AND_LONGER = "74223417356477411661335734732425665"

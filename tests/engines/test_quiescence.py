@@ -14,8 +14,9 @@ from test_alphabeta import internal, run
 from toys import CLAMP, ExchangeGame, negamax, terminal_value
 
 from kibitz.engines.alphabeta import AlphaBeta
-from kibitz.engines.types import WIN, Bound, Limits
+from kibitz.engines.types import WIN, Limits
 from kibitz.games.base import Game
+from kibitz.vocabulary import Bound
 
 QUEEN_TAKES_DEFENDED_PAWN = "100;900;300;6"
 """Player 0's queen may take player 1's pawn, which a knight defends."""

@@ -21,10 +21,11 @@ from testdata import connect4_sample
 from toys import RandomTreeGame, negamax, published_internal, solve
 
 from kibitz.engines.alphabeta import AlphaBeta
-from kibitz.engines.types import Bound, Limits, Score, ScoreKind
+from kibitz.engines.types import Limits, Score
 from kibitz.games.base import Game
 from kibitz.games.connect4 import ConnectFour
 from kibitz.games.tictactoe import TicTacToe
+from kibitz.vocabulary import Bound, ScoreKind
 
 TT_VARIANTS = [None, 0, 3]
 """Default table, no table, a 3-slot table (constant collisions)."""

@@ -335,3 +335,70 @@ def test_the_compiled_board_repeats_the_reference_move_for_move():
 def test_perft_on_the_compiled_board(fen, counts):
     state = Chess.on_board(fen, CompiledBoard)
     assert [perft(state, depth) for depth in range(1, len(counts) + 1)] == list(counts)
+
+
+# -- presentation ------------------------------------------------------------------------------
+
+MORPHY = "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1"
+
+
+def test_moves_are_labelled_in_san_from_the_position():
+    game = Chess.from_position(MORPHY)
+    line = [game.parse_move("a1a6")]
+    game.play(line[0])
+    line += [game.parse_move("b7a6")]
+    game.play(line[1])
+    line.append(game.parse_move("b6b7"))
+    game.undo(), game.undo()
+    assert game.label_line(line) == ["Ra6", "bxa6", "b7#"]
+    assert game.position() == Chess.from_position(MORPHY).position()  # left unchanged
+    start = Chess.from_position("")
+    assert start.move_labels([start.parse_move("g1f3"), start.parse_move("e2e4")]) == ["Nf3", "e4"]
+
+
+def test_a_move_that_does_not_fit_the_line_ends_it_in_uci():
+    game = Chess.from_position("")
+    e4 = game.parse_move("e2e4")
+    assert game.label_line([e4, e4, game.parse_move("d2d4")]) == ["e4", "e2e4"]
+
+
+def test_wins_and_losses_are_mates_in_moves():
+    assert Chess.outcome_label(True, 3) == "mate in 2"
+    assert Chess.outcome_label(False, 4) == "mated in 2"
+    assert Chess.outcome_label(True, 1) == "mate in 1"
+
+
+def test_epd_lines_are_read_as_their_position():
+    game = Chess.from_position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5;")
+    assert game.position() == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+
+
+def test_the_diagram_is_the_board_with_a_target_per_move_and_the_last_move_marked():
+    game = Chess.from_position("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+    move = game.parse_move("a1a8")
+    game.play(move)
+    diagram = game.diagram(move)
+    pieces = {place.id: (place.piece, place.owner) for place in diagram.places if place.piece}
+    assert pieces["a8"] == ("♜", 0) and pieces["g8"] == ("♚", 1)
+    assert diagram.places[0].id == "a8" and diagram.checkered
+    assert set(diagram.highlights) == {"a1", "a8", "g8"}  # the move and the king in check
+    assert diagram.targets == ()  # mate
+    promotion = Chess.from_position("8/4P3/8/8/8/8/k7/7K w - - 0 1").diagram()
+    to_e8 = [t for t in promotion.targets if t.from_place == "e7" and t.to_places == ("e8",)]
+    assert len(to_e8) == 4  # one per piece: the page offers them by their labels
+
+
+def test_the_record_is_pgn_with_the_result_and_the_headers_given():
+    game = Chess.from_position("")
+    record = game.export_record(
+        ["f2f3", "e7e5", "g2g4 Qh4"], ["you", "engine"], {"Event": "test"}, ["a", "b"]
+    )
+    assert (record.format, record.media_type) == ("pgn", "application/x-chess-pgn")
+    assert "1. f3 { a } 1... e5 { b } 2. g4 Qh4# 0-1" in record.text
+    assert '[White "you"]' in record.text and '[Result "0-1"]' in record.text
+    assert '[Event "test"]' in record.text and "FEN" not in record.text
+    later = Chess.from_position(MORPHY).export_record(["a1a6"], headers={"Result": "*"})
+    assert '[FEN "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1"]' in later.text
+    assert '[Result "*"]' in later.text
+    with pytest.raises(IllegalMoveError):
+        game.export_record(["e2e5"])

@@ -12,9 +12,10 @@ from testdata import HEX_WINNING_FIRST_MOVES
 
 from kibitz.engines.alphabeta import AlphaBeta
 from kibitz.engines.base import SearchContext
-from kibitz.engines.types import Limits, ScoreKind
+from kibitz.engines.types import Limits
 from kibitz.games.base import IllegalMoveError, NotationError
 from kibitz.games.hex import SWAP, Hex
+from kibitz.vocabulary import ScoreKind
 
 LETTERS = "abcdefghijklmnopqrs"
 OFFSETS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))

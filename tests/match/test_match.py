@@ -14,8 +14,8 @@ import pytest
 from packages import FAULTY_PLUGIN, pip_install
 from servers import ServerProcess
 
+from kibitz.cli import build_parser
 from kibitz.clients import Client
-from kibitz.clients.cli import build_parser
 from kibitz.match.cli import build
 from kibitz.match.runner import Match
 from kibitz.match.tally import Tally

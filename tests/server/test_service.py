@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 
@@ -96,6 +97,54 @@ async def test_describe_checks_and_draws_positions(client):
     assert position.board.count("x") >= 2
     with pytest.raises(InvalidArgument, match="move 3"):
         await client.describe("connect4", "", ["4", "4", "9"])
+
+
+async def test_every_game_presents_itself_with_a_diagram_and_labels(client):
+    """Describe draws every registered game (the example plugin's too) from the game alone:
+    a diagram whose targets play legal moves, a label per legal and per played move."""
+    for game in await client.games():
+        position = await client.describe(game.name)
+        assert position.HasField("diagram"), game.name
+        diagram = position.diagram
+        assert diagram.kind != pb.Diagram.KIND_UNSPECIFIED
+        places = {place.id for place in diagram.places}
+        for target in diagram.targets:
+            assert target.move in position.legal_moves
+            assert set(target.to_places) <= places and target.from_place in places | {""}
+        assert len(position.legal_move_labels) == len(position.legal_moves)
+        if position.legal_moves and position.to_move >= 0:
+            first = position.legal_moves[0]
+            after = await client.describe(game.name, "", [first])
+            assert after.played_labels == [position.legal_move_labels[0]]
+
+
+async def test_chess_is_labelled_in_san_and_its_mates_counted_in_moves(client):
+    position = await client.describe("chess", "", ["e2e4 e7e5", "Nf3"])
+    assert list(position.played_labels) == ["e4 e5", "Nf3"]
+    assert set(position.diagram.highlights) == {"g1", "f3"}  # the last move
+    result = await client.analyze("chess", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", depth=2)
+    assert (result.best_move, result.best_move_label, result.pv_labels) == (
+        "a1a8",
+        "Ra8#",
+        ("Ra8#",),
+    )
+    assert str(result.score) == "mate in 1" == result.proto.score.label
+    assert result.root_moves[0].move_label == "Ra8#"
+    other = await client.analyze("tictactoe", X_WINS_AT_C3, depth=3)
+    assert str(other.score) == "win in 1" and other.best_move_label == "c3"
+
+
+async def test_export_writes_each_game_in_its_record_format(client):
+    pgn = await client.export("chess", "", ["f2f3 e7e5", "g2g4", "Qh4"], ["a", "b"], {"Event": "e"})
+    assert (pgn.format, pgn.media_type) == ("pgn", "application/x-chess-pgn")
+    assert "1. f3 e5 2. g4 Qh4# 0-1" in pgn.text and '[Event "e"]' in pgn.text
+    record = await client.export("nim", "1,2", ["2:2", "1:1"], ["a", "b"])
+    assert record.format == "json"
+    written = json.loads(record.text)
+    assert (written["moves"], written["players"]) == (["2:2", "1:1"], ["a", "b"])
+    assert written["result"]["returns"] == [-1.0, 1.0]  # the second player took the last
+    with pytest.raises(InvalidArgument, match="move 1"):
+        await client.export("connect4", "", ["9"])
 
 
 async def test_health_and_reflection(server):

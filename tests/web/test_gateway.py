@@ -17,7 +17,7 @@ from credentials import TOKENS, token_file
 from gateways import RunningGateway
 from servers import KIBITZ
 
-from kibitz.clients.cli import build_parser
+from kibitz.cli import build_parser
 from kibitz.match.cli import build
 
 
@@ -64,22 +64,40 @@ def test_servers_games_and_engines(http, kibitz_servers):
     assert "Hash" in {option["name"] for option in engines["alphabeta"]["options"]}
 
 
-def test_describe_draws_the_board_and_writes_chess_moves_in_san(http):
+def pieces(diagram: dict) -> dict[str, tuple[str, int, int]]:
+    """Each place that holds a piece: (piece, owner, count)."""
+    return {
+        place["id"]: (place["piece"], place["owner"], place["count"])
+        for place in diagram["places"]
+        if place["piece"]
+    }
+
+
+def test_describe_passes_on_the_servers_diagram_and_labels(http):
     answer = http.post("/api/describe", json={"game": "connect4", "moves": ["4", "4", "3"]}).json()
-    assert answer["diagram"]["rows"][-1] == "..xx..."
-    assert answer["diagram"]["rows"][-2] == "...o..."
+    diagram = answer["diagram"]
+    assert (diagram["kind"], diagram["rows"], diagram["columns"]) == ("GRID", 6, 7)
+    assert pieces(diagram) == {"4.6": ("disc", 0, 0), "4.5": ("disc", 1, 0), "3.6": ("disc", 0, 0)}
+    assert diagram["highlights"] == ["3.6"]  # the last disc dropped
     assert answer["legalMoves"] == list("1234567")
-    assert answer["movesText"] == ["4", "4", "3"]
+    assert answer["playedLabels"] == ["4", "4", "3"]
     chess = http.post("/api/describe", json={"game": "chess", "moves": ["g1f3", "d7d5"]}).json()
-    assert chess["movesText"] == ["Nf3", "d5"]
-    assert chess["diagram"]["rows"][5] == ".....N.."
+    assert chess["playedLabels"] == ["Nf3", "d5"]
+    assert pieces(chess["diagram"])["f3"] == ("♞", 0, 0)
+    assert "Nc3" in chess["legalMoveLabels"]
     backgammon = http.post("/api/describe", json={"game": "backgammon"}).json()["diagram"]
-    points = backgammon["points"]  # the first player's 24, 13, 8 and 6 points; the second's
-    assert (points[23], points[12], points[7], points[5]) == (2, 5, 3, 5)
-    assert (points[0], points[11], points[16], points[18]) == (-2, -5, -3, -5)
-    assert backgammon["pips"] == [167, 167] and backgammon["dice"] is None
-    plugin = http.post("/api/describe", json={"game": "race21"}).json()
-    assert plugin["diagram"] is None and plugin["board"]  # the page shows the text board
+    checkers = pieces(backgammon)  # the first player's 24, 13, 8 and 6 points; the second's
+    assert [checkers[f"p{n}"] for n in (24, 13, 8, 6)] == [("checker", 0, c) for c in (2, 5, 3, 5)]
+    assert [checkers[f"p{n}"] for n in (1, 12, 17, 19)] == [("checker", 1, c) for c in (2, 5, 3, 5)]
+    pips = [gauge["value"] for gauge in backgammon["gauges"] if gauge["label"] == "pips"]
+    assert pips == ["167", "167"] and backgammon["dice"] == []
+    plugin = http.post("/api/describe", json={"game": "race21", "position": "13 2"}).json()
+    assert plugin["diagram"]["kind"] == "GRID" and len(plugin["diagram"]["places"]) == 22
+    assert [(t["move"], t["toPlaces"]) for t in plugin["diagram"]["targets"]] == [
+        ("1", ["14"]),
+        ("2", ["15"]),
+        ("3", ["16"]),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -157,7 +175,7 @@ def test_a_search_streams_infos_with_root_moves_then_the_result(http):
     assert result["bestMove"] == "1"
     assert result["score"] | {"text": "win in 1", "proven": True} == result["score"]
     assert result["score"]["firstPlayerValue"] == 1000
-    assert result["rootMoves"][0]["moveText"] == "1"
+    assert result["rootMoves"][0]["moveLabel"] == "1"
 
 
 def test_chess_lines_and_mates_are_written_as_players_read_them(http):
@@ -165,7 +183,8 @@ def test_chess_lines_and_mates_are_written_as_players_read_them(http):
     request = {"position": "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "limits": {"depth": 2}}
     with http.stream("POST", f"/api/sessions/{session}/search", json=request) as response:
         result = list(events(response))[-1][1]
-    assert (result["bestMove"], result["bestMoveText"]) == ("a1a8", "Ra8#")
+    assert (result["bestMove"], result["bestMoveLabel"]) == ("a1a8", "Ra8#")
+    assert result["pvLabels"] == ["Ra8#"]
     assert result["score"]["text"] == "mate in 1"
 
 
@@ -187,18 +206,24 @@ def test_stop_ends_an_infinite_search_and_a_second_search_is_busy(http, gateway)
     assert http.post(f"/api/sessions/{session}/stop").status_code == 404
 
 
-def test_export_writes_pgn_for_chess_and_a_json_record_otherwise(http):
+def test_export_is_the_games_record_as_the_server_writes_it(http):
     moves = ["f2f3", "e7e5", "g2g4", "d8h4"]
     body = {"game": "chess", "moves": moves, "players": ["you", "alphabeta"]}
     pgn = http.post("/api/export", json=body)
     assert pgn.headers["content-type"].startswith("application/x-chess-pgn")
     assert "1. f3 e5 2. g4 Qh4# 0-1" in pgn.text
     assert '[White "you"]' in pgn.text and '[Result "0-1"]' in pgn.text
+    assert (
+        '[Site "kibitz"]' in pgn.text and "kibitz-chess.pgn" in pgn.headers["content-disposition"]
+    )
     record = http.post("/api/export", json={"game": "connect4", "moves": list("1212121")})
     assert "kibitz-connect4.json" in record.headers["content-disposition"]
     data = record.json()
     assert data["moves"] == list("1212121")
     assert data["result"]["returns"] == [1.0, -1.0]
+    assert data["server"] and data["evaluations"] == []  # added by the gateway
+    bad = http.post("/api/export", json={"game": "connect4", "moves": ["9"]})
+    assert bad.status_code == 400 and "'9'" in bad.json()["error"]
 
 
 def test_server_errors_are_readable(tmp_path, make_server):

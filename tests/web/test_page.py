@@ -20,10 +20,15 @@ from kibitz.match.record import Record
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # Ra8#
 
 
-def pick(page, game: str, board: str | None = None) -> None:
-    """Pick `game` and wait for its board (`board`: the kind drawn, default the game's)."""
+def pick(page, game: str, kind: str = "grid") -> None:
+    """Pick `game` and wait for its board, drawn as a diagram of `kind`."""
+    version = int(page.get_attribute("#main", "data-version"))
     page.select_option("#game", game)
-    page.wait_for_selector(f"body[data-game='{game}'] #board[data-kind='{board or game}']")
+    page.wait_for_function(
+        "version => Number(document.getElementById('main').dataset.version) > version",
+        arg=version,
+    )
+    page.wait_for_selector(f"body[data-game='{game}'] #board[data-kind='{kind}']")
 
 
 def moves(page) -> list[str]:
@@ -128,7 +133,7 @@ def download(page, button: str) -> str:
 def test_connect_four_click_undo_analyse_stop_and_play_to_the_end(page, screenshots):
     pick(page, "connect4")
     for column in "443":
-        page.click(f"#board .column[data-move='{column}']")
+        page.click(f"#board [data-move='{column}']")
     wait_for_plies(page, 3)
     assert moves(page) == ["4", "4", "3"]
     page.click("#undo")
@@ -148,7 +153,7 @@ def test_connect_four_click_undo_analyse_stop_and_play_to_the_end(page, screensh
     page.screenshot(path=str(screenshots / "web-analysis.png"))
 
     load(page, "121212")  # pasted: x wins at once in column 1
-    assert page.inner_text("#status") == "x (red) to move"
+    assert page.inner_text("#status") == "x to move"
     analyse(page, "depth", 4)
     page.wait_for_selector("#analysis-panel[data-state='done']")
     assert page.get_attribute("#analysis-panel", "data-best") == "1"
@@ -159,7 +164,7 @@ def test_connect_four_click_undo_analyse_stop_and_play_to_the_end(page, screensh
 
     page.click("#reset-position")
     wait_for_plies(page, 0)
-    play_to_the_end(page, "#board .column.legal")
+    play_to_the_end(page, "#board .place.legal")
     assert page.inner_text("#status").startswith("game over: ")
     assert "game over" in page.inner_text("#play-status")
     record = json.loads(download(page, "#play-download"))
@@ -174,8 +179,8 @@ def test_connect_four_click_undo_analyse_stop_and_play_to_the_end(page, screensh
 
 def test_chess_click_moves_analyse_and_mate_the_engine(page, screenshots):
     pick(page, "chess")
-    page.click("#board [data-square='e2']")
-    page.click("#board [data-square='e4']")
+    page.click("#board [data-place='e2']")
+    page.click("#board [data-place='e4']")
     wait_for_plies(page, 1)
     assert moves(page) == ["e4"]
     assert page.inner_text("#status") == "Black to move"
@@ -185,6 +190,15 @@ def test_chess_click_moves_analyse_and_mate_the_engine(page, screenshots):
     stop(page)
     assert root_rows(page) == 20
     page.screenshot(path=str(screenshots / "web-chess.png"))
+
+    load(page, "8/4P3/8/8/8/8/k7/7K w - - 0 1")  # a promotion: the page asks for the piece
+    page.click("#board [data-place='e7']")
+    page.click("#board [data-place='e8']")
+    choices = page.locator("#board .choices button").all_inner_texts()
+    assert sorted(choices) == ["cancel", "e8=B", "e8=N", "e8=Q", "e8=R"]
+    page.click("#board .choices button:text('e8=N')")
+    wait_for_plies(page, 1)
+    assert moves(page) == ["e8=N"]
 
     load(page, MATE_IN_ONE)
     analyse(page, "depth", 2)
@@ -197,8 +211,8 @@ def test_chess_click_moves_analyse_and_mate_the_engine(page, screenshots):
     page.click("#modes [data-mode='play']")
     page.click("#play-start")
     page.wait_for_selector("#play-panel[data-state='human']")
-    page.click("#board [data-square='a1']")
-    page.click("#board [data-square='a8']")
+    page.click("#board [data-place='a1']")
+    page.click("#board [data-place='a8']")
     page.wait_for_selector("#play-panel[data-state='over']")
     assert "checkmate" in page.inner_text("#status")
     pgn = download(page, "#play-download")
@@ -210,10 +224,10 @@ def test_chess_click_moves_analyse_and_mate_the_engine(page, screenshots):
 
 
 def test_hex_click_analyse_with_visits_and_play_to_the_end(page, screenshots):
-    pick(page, "hex")
+    pick(page, "hex", "hex")
     load(page, "5")
-    assert page.locator("#board polygon.hex").count() == 25
-    page.click("#board polygon[data-move='c3']")
+    assert page.locator("#board .place").count() == 25
+    page.click("#board [data-move='c3']")
     wait_for_plies(page, 1)
     assert moves(page) == ["c3"]
     watch_scores(page)
@@ -225,11 +239,11 @@ def test_hex_click_analyse_with_visits_and_play_to_the_end(page, screenshots):
     assert root_rows(page) == 24
 
     load(page, "3")
-    play_to_the_end(page, "#board polygon.hex.legal")
+    play_to_the_end(page, "#board .place.legal")
     assert "joins" in page.inner_text("#status")  # "White (w) joins left and right"
     page.screenshot(path=str(screenshots / "web-hex-play.png"))
     record = json.loads(download(page, "#play-download"))
-    assert record["game"] == "hex" and record["start"] == "3"
+    assert record["game"] == "hex" and record["start"] == "3/3/3 b"
     assert record["moves"] == moves(page)
     assert sorted(record["result"]["returns"]) == [-1.0, 1.0]
 
@@ -239,7 +253,7 @@ def test_hex_click_analyse_with_visits_and_play_to_the_end(page, screenshots):
 
 def test_tictactoe_against_the_engine_on_a_clock_playing_second(page):
     pick(page, "tictactoe")
-    play_to_the_end(page, "#board .cell.legal", side="1", clock=True)
+    play_to_the_end(page, "#board .place.legal", side="1", clock=True)
     played = moves(page)
     assert len(played) >= 5 and len(played) % 2 == 1  # the engine moved first and last
     assert page.inner_text("#clock-0").startswith("x 0:")
@@ -263,11 +277,11 @@ def test_engine_against_engine_on_two_servers(page, kibitz_servers):
 
 
 def test_nim_and_backgammon_boards_are_played_by_clicking(page):
-    pick(page, "nim")
+    pick(page, "nim", "heaps")
     page.click("#board [data-move='3:5']")  # the fifth stick from the end of heap 3
     wait_for_plies(page, 1)
     assert page.input_value("#position-text").startswith("3,4,0")
-    pick(page, "backgammon")
+    pick(page, "backgammon", "points")
     assert page.inner_text("#status") == "chance: roll the dice"
     page.click("#roll")
     wait_for_plies(page, 1)
@@ -280,13 +294,18 @@ def test_nim_and_backgammon_boards_are_played_by_clicking(page):
     assert page.inner_text("#status") == "chance: roll the dice"
 
 
-def test_a_plugin_game_is_played_on_its_text_board(page):
-    pick(page, "race21", board="text")
-    assert page.locator("#board pre.text-board").count() == 1
-    first = page.locator("#legal option").first.inner_text()
-    page.click("#play-legal")
+def test_a_plugin_game_is_drawn_from_its_diagram_and_played_by_a_click(page):
+    pick(page, "race21")  # examples/plugin: nothing outside its module draws it
+    assert page.locator("#board .place").count() == 22  # the track 0 to 21
+    assert page.locator("#board .place.legal").count() == 3  # the next three cells
+    page.click("#board [data-place='3']")  # adds 3
     wait_for_plies(page, 1)
-    assert moves(page) == [first]
+    assert moves(page) == ["3"]
+    assert page.input_value("#position-text") == "3 2"
+    assert "highlight" in page.get_attribute("#board [data-place='3']", "class").split()
+    page.click("#board [data-place='5']")
+    wait_for_plies(page, 2)
+    assert page.input_value("#position-text") == "5 1"
 
 
 def test_errors_are_readable_messages(page):
@@ -301,7 +320,7 @@ def test_errors_are_readable_messages(page):
     page.click("#play-typed")
     page.wait_for_selector("#error:not([hidden])")
     assert "8" in page.inner_text("#error-text")
-    assert page.inner_text("#status") == "x (red) to move"
+    assert page.inner_text("#status") == "x to move"
 
 
 def test_no_server_is_an_error_message_not_a_blank_page(browser):
@@ -320,7 +339,7 @@ def test_no_server_is_an_error_message_not_a_blank_page(browser):
 def test_a_phone_sized_screen(page, screenshots):
     page.set_viewport_size({"width": 390, "height": 844})
     pick(page, "connect4")
-    page.click("#board .column[data-move='4']")
+    page.click("#board [data-move='4']")
     wait_for_plies(page, 1)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     board = page.locator("#board svg").bounding_box()

@@ -2,7 +2,8 @@
 
 The first player wins by always leaving a multiple of 4 short of 21 (1, 5, 9, 13, 17),
 which `evaluate()` knows. Positions are "TOTAL" or "TOTAL PLAYER" (player 1 or 2 to move),
-moves "1", "2" or "3".
+moves "1", "2" or "3". With `Presentation` the page draws the race as a track of 22 cells
+in two rows and plays a move by a click on the cell it reaches.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ import random
 from typing import ClassVar
 
 from kibitz.games import Game, IllegalMoveError, Move, NotationError, quoted
-from kibitz.games.capabilities import Evaluation, HashKey, MovePriors, Playout
+from kibitz.games.capabilities import Evaluation, HashKey, MovePriors, Playout, Presentation
+from kibitz.games.presentation import GRID, Diagram, Place, targets_of
 
 TARGET = 21
 STEPS = (1, 2, 3)
 
 
-class RaceTo21(Game, HashKey, Evaluation, MovePriors, Playout):
+class RaceTo21(Game, HashKey, Evaluation, MovePriors, Playout, Presentation):
     """The running total and the player to move; moves are the numbers added."""
 
     name: ClassVar[str] = "race21"
@@ -104,6 +106,30 @@ class RaceTo21(Game, HashKey, Evaluation, MovePriors, Playout):
     def move_priors(self) -> list[tuple[Move, float]]:
         moves = self.legal_moves()
         return [(move, 1 / len(moves)) for move in moves]
+
+    def diagram(self, last: Move | None = None) -> Diagram:
+        """A track of cells 0 to 21 in two rows, a marker on the total; a click on one of
+        the next three cells adds what it takes to get there. The last step's cells are
+        highlighted."""
+        width = (TARGET + 2) // 2
+        cells = tuple(
+            Place(
+                str(cell),
+                *divmod(cell, width),
+                piece="marker" if cell == self.total else "",
+                label=str(cell),
+            )
+            for cell in range(TARGET + 1)
+        )
+        passed = range(self.total - last + 1, self.total + 1) if last else ()
+        return Diagram(
+            GRID,
+            rows=2,
+            columns=width,
+            places=cells,
+            targets=targets_of(self.legal_moves(), lambda step: str(self.total + step)),
+            highlights=tuple(map(str, passed)),
+        )
 
     def playout(self, rng: random.Random) -> tuple[float, ...]:
         """Random steps on a copy of the total: no play/undo needed."""

@@ -25,7 +25,7 @@ from typing import Any
 
 from kibitz.engines.alphabeta.ordering import QuietMoveOrdering
 from kibitz.engines.alphabeta.table import EXACT, LOWER, PROVEN, UPPER, from_tt
-from kibitz.engines.types import MAX_PLY, WIN, WIN_THRESHOLD, StopReason
+from kibitz.engines.types import MAX_PLY, WIN, WIN_THRESHOLD
 from kibitz.games import Game, Move
 from kibitz.games.capabilities import (
     Checks,
@@ -36,6 +36,7 @@ from kibitz.games.capabilities import (
     SolverHooks,
     Symmetry,
 )
+from kibitz.vocabulary import StopReason
 
 INF = WIN + 1
 """Beyond every score: the full window is (-INF, INF)."""

@@ -20,10 +20,11 @@ from kibitz.engines.alphabeta.nodes import (
     clamped_evaluation,
     terminal_value,
 )
-from kibitz.engines.alphabeta.table import EXACT, LOWER, PROVEN, UPPER
+from kibitz.engines.alphabeta.table import BOUNDS, EXACT, LOWER, PROVEN, UPPER
 from kibitz.engines.driver import SearchDriver
-from kibitz.engines.types import WIN, WIN_THRESHOLD, Bound, RootMove, Score, StopReason
+from kibitz.engines.types import WIN, WIN_THRESHOLD, RootMove, Score
 from kibitz.games import Game, Move
+from kibitz.vocabulary import StopReason
 
 ASPIRATION_GROWTH = 4
 """Factor by which an aspiration window widens after a fail."""
@@ -63,7 +64,7 @@ class Line:
 @functools.lru_cache(maxsize=1024)
 def line_score(score: int, bound: int, proven: bool) -> Score:
     """`Score.from_internal` for a line, shared: every Info converts every root move's."""
-    return Score.from_internal(score, Bound(bound), proven=proven)
+    return Score.from_internal(score, BOUNDS[bound], proven=proven)
 
 
 def ranked(lines: list[Line]) -> list[Line]:

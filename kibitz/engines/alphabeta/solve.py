@@ -11,7 +11,8 @@ from __future__ import annotations
 from kibitz.engines.alphabeta.nodes import INF, Abort, clamped_evaluation
 from kibitz.engines.alphabeta.root import FAIL_HIGH, Line, RootSearch, ranked
 from kibitz.engines.alphabeta.table import EXACT
-from kibitz.engines.types import WIN, WIN_THRESHOLD, Bound, Score, StopReason
+from kibitz.engines.types import WIN, WIN_THRESHOLD, Score
+from kibitz.vocabulary import Bound, StopReason
 
 QUICK_WIN_PLIES = 15
 """Horizon of the first solving probe: on Connect Four's opening test set it settles the

@@ -14,12 +14,15 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from kibitz.engines.types import WIN_THRESHOLD, Bound
+from kibitz.engines.types import WIN_THRESHOLD
 from kibitz.games import Move
+from kibitz.vocabulary import Bound
 
-EXACT = int(Bound.EXACT)
-LOWER = int(Bound.LOWER)
-UPPER = int(Bound.UPPER)
+EXACT, LOWER, UPPER = 1, 2, 3
+"""An entry's bound as the search loops compare it: a small int (the compiled table stores
+it in a byte, 0 marking an empty slot), not the `Bound` a Score carries."""
+BOUNDS = (None, Bound.EXACT, Bound.LOWER, Bound.UPPER)
+"""The `Bound` of each code."""
 
 PROVEN = 10**6
 """Depth of an entry whose value (or bound) is proven: usable at any remaining depth."""

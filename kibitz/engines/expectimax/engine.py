@@ -16,9 +16,10 @@ from kibitz.engines.base import Engine, OptionSpec, Requirements, SearchContext
 from kibitz.engines.driver import SearchDriver, root_candidates, terminal_result
 from kibitz.engines.expectimax.nodes import NodeSearch
 from kibitz.engines.expectimax.root import RootSearch
-from kibitz.engines.types import Bound, Limits, Result, Score
+from kibitz.engines.types import Limits, Result, Score
 from kibitz.games import CHANCE, Game
 from kibitz.games.capabilities import ExpectedReturn, MoveOrdering
+from kibitz.vocabulary import Bound
 
 DEFAULT_MAX_DEPTH = 64
 """The deepest iteration of a search without a depth limit (decisions)."""

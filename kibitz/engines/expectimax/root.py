@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 
 from kibitz.engines.driver import SearchDriver
 from kibitz.engines.expectimax.nodes import NodeSearch, SearchAborted
-from kibitz.engines.types import Bound, Info, RootMove, Score, StopReason
+from kibitz.engines.types import Info, RootMove, Score
 from kibitz.games import CHANCE, Move
+from kibitz.vocabulary import Bound, StopReason
 
 CHECK_MOST = 256
 """Nodes between two polls at most (fewer where nodes are slow: `SearchDriver.next_check`)."""

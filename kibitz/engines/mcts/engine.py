@@ -19,9 +19,10 @@ from kibitz.engines.mcts.reuse import find_subtree
 from kibitz.engines.mcts.settings import Settings
 from kibitz.engines.mcts.simulation import NO_PLAYER, Simulations
 from kibitz.engines.mcts.tree import Node
-from kibitz.engines.types import Bound, Limits, Result, RootMove, Score, ScoreKind, StopReason
+from kibitz.engines.types import Limits, Result, RootMove, Score
 from kibitz.games import Game, Move
 from kibitz.games.capabilities import Playout
+from kibitz.vocabulary import Bound, ScoreKind, StopReason
 
 CHECK_MOST = 64
 """Simulations between two polls of the clock and the stop signal, at most."""

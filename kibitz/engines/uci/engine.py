@@ -24,7 +24,7 @@ from kibitz.engines.base import (
 )
 from kibitz.engines.driver import root_candidates, terminal_result
 from kibitz.engines.timeman import allocate
-from kibitz.engines.types import Limits, Result, StopReason
+from kibitz.engines.types import Limits, Result
 from kibitz.engines.uci.config import ConfigError, EngineEntry, UciDefinition
 from kibitz.engines.uci.protocol import (
     NoAnswer,
@@ -39,6 +39,7 @@ from kibitz.engines.uci.protocol import (
 from kibitz.engines.uci.search import BadAnswer, SearchLines, natural_reason
 from kibitz.games import Game, Move, quoted
 from kibitz.games.capabilities import HistoryDraws
+from kibitz.vocabulary import StopReason
 
 STARTUP_TIMEOUT = 5.0
 """Seconds a started engine has to answer `uci` with `uciok`."""

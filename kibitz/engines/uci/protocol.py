@@ -20,7 +20,8 @@ from typing import Any
 
 from kibitz.engines.base import OptionSpec
 from kibitz.engines.timeman import allocate
-from kibitz.engines.types import Bound, Limits, Score, ScoreKind
+from kibitz.engines.types import Limits, Score
+from kibitz.vocabulary import Bound, ScoreKind
 
 OPTION_TYPES = ("spin", "check", "combo", "string")
 """The UCI option types kibitz keeps; `button` options are left out (they hold no value)."""

@@ -10,18 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kibitz.engines.types import (
-    Bound,
-    Info,
-    Limits,
-    Result,
-    RootMove,
-    Score,
-    ScoreKind,
-    StopReason,
-)
+from kibitz.engines.types import Info, Limits, Result, RootMove, Score
 from kibitz.engines.uci.protocol import UciInfo
 from kibitz.games import Game, Move
+from kibitz.vocabulary import Bound, ScoreKind, StopReason
 
 
 class BadAnswer(Exception):

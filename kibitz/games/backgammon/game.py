@@ -24,6 +24,7 @@ from kibitz.games.backgammon import notation
 from kibitz.games.backgammon.board import (
     BAR,
     CHECKERS,
+    OFF,
     Play,
     apply_play,
     pips,
@@ -34,7 +35,8 @@ from kibitz.games.backgammon.board import (
 )
 from kibitz.games.backgammon.evaluation import pre_roll_equity
 from kibitz.games.base import CHANCE, Game, IllegalMoveError, Move, NotationError, quoted
-from kibitz.games.capabilities import ExpectedReturn, HashKey, Playout
+from kibitz.games.capabilities import ExpectedReturn, HashKey, Playout, Presentation
+from kibitz.games.presentation import POINTS, Diagram, Gauge, Place
 
 Roll = tuple[int, int]
 ROLLS: tuple[Roll, ...] = tuple(
@@ -51,7 +53,7 @@ STUCK_PASSES = 200
 against closed boards can never move again (with any roll)."""
 
 
-class Backgammon(Game, HashKey, ExpectedReturn, Playout):
+class Backgammon(Game, HashKey, ExpectedReturn, Playout, Presentation):
     """A backgammon position; see the module docstring."""
 
     name: ClassVar[str] = "backgammon"
@@ -259,6 +261,56 @@ class Backgammon(Game, HashKey, ExpectedReturn, Playout):
         return "\n".join(lines)
 
     # -- capabilities -------------------------------------------------------------------------
+
+    def diagram(self, last: Move | None = None) -> Diagram:
+        """The 24 points as the first player counts them (13-24 on the top row, 12-1 on the
+        bottom one), each labelled as the player on roll counts it; bar, borne-off checkers
+        and pip counts as gauges; the dice. Plays are buttons; the points the last play
+        touched are highlighted."""
+        first, second = self.sides
+        places = []
+        for number in range(1, 25):
+            own, other = first[number - 1], second[24 - number]
+            top = number >= 13
+            label = number if self.on_roll == 0 else 25 - number
+            places.append(
+                Place(
+                    f"p{number}",
+                    row=0 if top else 1,
+                    column=number - 13 if top else 12 - number,
+                    piece="checker" if own or other else "",
+                    owner=0 if own else 1 if other else -1,
+                    count=own or other,
+                    label=str(label),
+                )
+            )
+        gauges = tuple(
+            Gauge(name, value(self.sides[player]), limit, player)
+            for name, value, limit in (
+                ("bar", lambda side: side[BAR], 0),
+                ("off", lambda side: CHECKERS - sum(side), CHECKERS),
+                ("pips", pips, 0),
+            )
+            for player in (0, 1)
+        )
+        return Diagram(
+            POINTS,
+            rows=2,
+            columns=12,
+            places=tuple(places),
+            highlights=self._touched(last),
+            dice=tuple(self.dice) if self.dice else (),
+            gauges=gauges,
+            colors=("#f6f1e4", "#2a2a2a"),
+        )
+
+    def _touched(self, last: Move | None) -> tuple[str, ...]:
+        """The places of the points a play `last` (just played) moved checkers from or to."""
+        if not last or not isinstance(last[0], tuple):  # no move, a pass or a roll
+            return ()
+        mover = self.on_roll if self.is_terminal() else 1 - self.on_roll
+        points = {index for step in last for index in step if index not in (BAR, OFF)}
+        return tuple(f"p{index + 1 if mover == 0 else 24 - index}" for index in sorted(points))
 
     def key(self) -> int:
         return hash((tuple(self.sides[0]), tuple(self.sides[1]), self.on_roll, self.dice))

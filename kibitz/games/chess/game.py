@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import ClassVar
 
 import chess
+import chess.pgn
 
-from kibitz.games.base import Game, IllegalMoveError, Move, NotationError, quoted
+from kibitz.games.base import Game, GameRecord, IllegalMoveError, Move, NotationError, quoted
 from kibitz.games.capabilities import (
     Checks,
     Evaluation,
@@ -30,6 +32,7 @@ from kibitz.games.capabilities import (
     NoisyMoves,
     NullMove,
     Playout,
+    Presentation,
 )
 from kibitz.games.chess.board import (
     BISHOP,
@@ -42,6 +45,7 @@ from kibitz.games.chess.board import (
     encode,
     to_88,
 )
+from kibitz.games.presentation import GRID, Diagram, Place, Target
 
 try:
     from kibitz.games.chess._board import CompiledBoard
@@ -77,6 +81,9 @@ _STATUS_TEXT = {
     chess.STATUS_IMPOSSIBLE_CHECK: "the king is in a check no move could have given",
 }
 _PROMOTION_LETTER = {KNIGHT: "n", BISHOP: "b", ROOK: "r", QUEEN: "q"}
+_GLYPHS = ".♟♞♝♜♛♚"
+"""The piece drawn in a diagram, by kind (pawn 1 .. king 6); its owner gives the colour."""
+_PGN_RESULTS = {(1.0, -1.0): "1-0", (-1.0, 1.0): "0-1", (0.0, 0.0): "1/2-1/2"}
 _PROMOTION_KIND = {letter: kind for kind, letter in _PROMOTION_LETTER.items()}
 
 
@@ -87,6 +94,18 @@ def square_name(square: int) -> str:
 
 def _square(name: str) -> int:
     return (ord(name[0]) - ord("a")) | (int(name[1]) - 1) << 4
+
+
+def _epd(text: str) -> chess.Board | None:
+    """The position of an EPD line (a FEN's first four fields, then operations such as
+    ``bm e4;``, each ending in ';'), or None where `text` is none."""
+    if ";" not in text:
+        return None
+    try:
+        board, _ = chess.Board.from_epd(text)
+    except ValueError:
+        return None
+    return board
 
 
 def _status_problem(board: chess.Board) -> str:
@@ -104,6 +123,7 @@ class Chess(
     NullMove,
     HistoryDraws,
     Playout,
+    Presentation,
 ):
     """A chess position with its game history (for repetitions and `undo`)."""
 
@@ -114,10 +134,12 @@ class Chess(
     notation: ClassVar[str] = "fen"
     player_names: ClassVar[tuple[str, ...]] = ("White", "Black")
     board_shape: ClassVar[tuple[int, ...]] = (8, 8)
+    record_format: ClassVar[str] = "pgn"
     noisy_first: ClassVar[bool] = True
     notation_help: ClassVar[str] = (
         "Position: FEN, e.g. 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1' "
-        "(the move counters may be left out); 'startpos' or empty is the start position. "
+        "(the move counters may be left out; an EPD line is read too, its operations "
+        "ignored); 'startpos' or empty is the start position. "
         "Moves: UCI long algebraic, from and to square plus the promotion piece: 'e2e4', "
         "'e1g1' (castling), 'e7e8q'; SAN ('Nf3', 'O-O', 'exd5') is read too. Answers use UCI. "
         "Draws by stalemate, insufficient material, the fifty-move rule and threefold "
@@ -147,7 +169,9 @@ class Chess(
         try:
             checked = chess.Board(fen)
         except ValueError as exc:  # python-chess's message ends quoting the whole FEN
-            raise NotationError(f"not a FEN: {_QUOTED_FEN.split(str(exc), 1)[0]}") from None
+            checked = _epd(fen)
+            if checked is None:
+                raise NotationError(f"not a FEN: {_QUOTED_FEN.split(str(exc), 1)[0]}") from None
         for name, value in (
             ("halfmove clock", checked.halfmove_clock),
             ("fullmove number", checked.fullmove_number),
@@ -249,6 +273,108 @@ class Chess(
     def python_chess(self) -> chess.Board:
         """This position as a python-chess board (for SAN and PGN at the edges)."""
         return chess.Board(self.position())
+
+    # -- presentation -----------------------------------------------------------------------
+
+    def label_line(self, moves: Sequence[Move]) -> list[str]:
+        """SAN, as chess players read moves (python-chess); a move that does not fit the
+        line (none should) ends it in UCI."""
+        board = self.python_chess()
+        labels = []
+        for move in moves:
+            uci = self.format_move(move)
+            try:
+                played = chess.Move.from_uci(uci)
+                labels.append(board.san(played))
+                board.push(played)
+            except (ValueError, AssertionError):
+                labels.append(uci)
+                break
+        return labels
+
+    def move_labels(self, moves: Iterable[Move]) -> list[str]:
+        board = self.python_chess()
+        return [board.san(chess.Move.from_uci(self.format_move(move))) for move in moves]
+
+    @classmethod
+    def outcome_label(cls, won: bool, plies: int) -> str:
+        """Mates in moves, as UCI and chess programs count them: "mate in 2", "mated in 3"."""
+        return f"{'mate' if won else 'mated'} in {(plies + 1) // 2}"
+
+    def diagram(self, last: Move | None = None) -> Diagram:
+        """The board, rank 8 at the top, pieces as symbols in their side's colour; a move
+        is a click on its piece, then on its square (a promotion asks for the piece). The
+        last move's squares and a king in check are highlighted."""
+        board = self.board
+        squares = board.squares
+        places = []
+        for top in range(8):
+            for file in range(8):
+                square = 16 * (7 - top) + file
+                piece = squares[square]
+                places.append(
+                    Place(
+                        square_name(square),
+                        top,
+                        file,
+                        _GLYPHS[piece & 7] if piece else "",
+                        piece >> 3 if piece else -1,
+                    )
+                )
+        highlights = []
+        if last is not None:
+            highlights += [square_name(last & 127), square_name((last >> 7) & 127)]
+        if board.in_check():
+            highlights.append(square_name(board.kings[board.turn]))
+        return Diagram(
+            GRID,
+            rows=8,
+            columns=8,
+            places=tuple(places),
+            targets=tuple(
+                Target(move, (square_name((move >> 7) & 127),), square_name(move & 127))
+                for move in self.legal_moves()
+            ),
+            highlights=tuple(highlights),
+            column_labels=tuple("abcdefgh"),
+            row_labels=tuple("87654321"),
+            colors=("#ffffff", "#111111"),
+            checkered=True,
+        )
+
+    def export_record(
+        self,
+        moves: Sequence[str],
+        players: Sequence[str] = (),
+        headers: Mapping[str, str] | None = None,
+        comments: Sequence[str] = (),
+    ) -> GameRecord:
+        """PGN (python-chess): the Seven Tag Roster with White and Black from `players`,
+        the result and the termination from the final position, then `headers` over them;
+        a comment after each move (comments beyond the moves go to the last one)."""
+        final = self.clone()
+        texts = final.read_moves(moves)
+        board = self.python_chess()
+        record = chess.pgn.Game()
+        if board.fen() != chess.STARTING_FEN:
+            record.setup(board)
+        node: chess.pgn.GameNode = record
+        walker = self.clone()
+        for index, text in enumerate(texts):
+            move = walker.parse_move(text)
+            node = node.add_variation(chess.Move.from_uci(walker.format_move(move)))
+            walker.play(move)
+            node.comment = comments[index] if index < len(comments) else ""
+        extra = " ".join(comments[len(texts) :])
+        if extra:
+            node.comment = f"{node.comment} {extra}".strip()
+        names = [*players, "?", "?"]
+        record.headers.update(White=names[0] or "?", Black=names[1] or "?", Result="*")
+        if final.is_terminal():
+            record.headers["Result"] = _PGN_RESULTS.get(final.returns(), "*")
+            record.headers["Termination"] = final.terminal_reason()
+        record.headers.update(headers or {})
+        return GameRecord("pgn", "application/x-chess-pgn", str(record) + "\n")
 
     def start_and_moves(self) -> tuple[str, list[str]]:
         """The FEN of the earliest position this game knows and the moves played since, in

@@ -41,7 +41,7 @@ function showProgress(data, final, ply) {
   $("stat-nodes").textContent = number(data.nodes);
   $("stat-time").textContent = `${(Number(data.timeMs || 0) / 1000).toFixed(2)} s`;
   if (!final) $("stat-nps").textContent = number(data.nodesPerSecond);
-  $("pv").textContent = (data.pvText || []).join(" ");
+  $("pv").textContent = (data.pvLabels || []).join(" ");
   if (data.rootMoves && data.rootMoves.length) rootMoves(data.rootMoves);
   if (data.score && data.score.firstPlayerValue !== undefined) {
     app.evals[ply] = data.score.firstPlayerValue;
@@ -65,7 +65,7 @@ function rootMoves(moves) {
     .map((move) => {
       const score = move.score;
       const bound = score.bound === "LOWER" || score.bound === "UPPER";
-      const cells = [`<td class="move">${escapeHtml(move.moveText)}</td>`];
+      const cells = [`<td class="move">${escapeHtml(move.moveLabel || move.move)}</td>`];
       if (chance) cells.push(`<td>${percent(move.probability)}</td>`);
       cells.push(`<td class="score${bound ? " bound" : ""}${score.proven ? " proven" : ""}">${escapeHtml(score.text)}</td>`);
       if (visits) {
@@ -73,7 +73,7 @@ function rootMoves(moves) {
         cells.push(`<td>${percent(score.drawProbability)}</td>`, `<td>${percent(score.lossProbability)}</td>`);
       }
       if (prior) cells.push(`<td>${percent(move.prior)}</td>`);
-      cells.push(`<td class="line">${escapeHtml((move.pvText || []).join(" "))}</td>`);
+      cells.push(`<td class="line">${escapeHtml((move.pvLabels || []).join(" "))}</td>`);
       return `<tr data-move="${escapeHtml(move.move)}">${cells.join("")}</tr>`;
     })
     .join("");
@@ -114,7 +114,7 @@ async function analyse() {
     });
     if (app.version === version) {
       showProgress(result, true, cursor);
-      const why = result.gameOver ? `game over: ${result.gameOver.reason}` : `best move ${result.bestMoveText} (${result.stopReason})`;
+      const why = result.gameOver ? `game over: ${result.gameOver.reason}` : `best move ${result.bestMoveLabel || result.bestMove} (${result.stopReason})`;
       $("analysis-state").textContent = why;
       panel().dataset.best = result.bestMove || "";
       render();

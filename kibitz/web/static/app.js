@@ -13,13 +13,6 @@ import { initPlay, initWatch } from "./play.js";
 
 export const $ = (id) => document.getElementById(id);
 
-const PLAYER_NAMES = {
-  chess: ["White", "Black"],
-  hex: ["Black", "White"],
-  tictactoe: ["x", "o"],
-  connect4: ["x (red)", "o (yellow)"],
-};
-
 export const app = {
   server: 0,
   servers: [],
@@ -27,7 +20,7 @@ export const app = {
   game: null,
   start: "", // the start position, in the game's notation
   moves: [], // every move of the line, in the wire's notation
-  movesText: [], // the same as people read them (SAN for chess)
+  movesText: [], // the same as people read them (the server's labels: SAN for chess)
   cursor: 0, // how many moves of the line are played on the board
   position: null, // the gateway's describe answer for the board
   evals: [], // per ply: the first player's value (the graph)
@@ -42,8 +35,8 @@ export const app = {
   flipped: false,
 
   playerName(index) {
-    const names = PLAYER_NAMES[this.game?.name];
-    return names ? names[index] : `player ${index + 1}`;
+    const names = this.game?.playerNames || [];
+    return names[index] || `player ${index + 1}`;
   },
 
   engineChoice() {
@@ -81,7 +74,7 @@ export async function refresh() {
   });
   app.position = answer;
   app.version += 1;
-  app.movesText = [...answer.movesText, ...app.movesText.slice(app.cursor)];
+  app.movesText = [...answer.playedLabels, ...app.movesText.slice(app.cursor)];
   render();
   for (const listener of app.listeners) listener();
 }
@@ -93,9 +86,9 @@ export function render() {
   draw($("board"), position, {
     play: (move) => userMove(move),
     enabled,
-    lastMove: app.cursor ? app.moves[app.cursor - 1] : null,
     flipped: app.flipped,
   });
+  $("flip").hidden = !["GRID", "HEX"].includes(position.diagram?.kind);
   $("board").dataset.enabled = enabled ? "yes" : "no";
   $("main").dataset.version = String(app.version);
   $("position-text").value = position.position;
@@ -105,18 +98,21 @@ export function render() {
   else status = `${app.playerName(position.toMove)} to move`;
   $("status").textContent = status;
   $("status").dataset.over = over ? "yes" : "no";
-  fillSelect($("legal"), position.legalMoves.map((move) => ({ value: move })));
+  const labels = position.legalMoveLabels || [];
+  fillSelect($("legal"), position.legalMoves.map((move, i) => ({ value: move, text: labels[i] || move })));
   $("roll").hidden = position.toMove !== -1;
   for (const id of ["legal", "play-legal", "move-input", "play-typed", "roll"]) $(id).disabled = !enabled;
   renderMoves();
   drawGraph($("graph"), app, goTo);
 }
 
-// Ply numbers; chess: move numbers before White's moves.
+// Ply numbers; where two players take turns (no dice), move numbers before the first
+// player's moves ("1. e4 e5 2. Nf3"), "1..." when the line starts with the second's.
 function moveNumber(ply) {
-  if (app.game.name !== "chess") return `${ply + 1}.`;
-  const blackFirst = / b /.test(app.start);
-  const index = ply + (blackFirst ? 1 : 0);
+  if (app.game.players !== 2 || app.game.hasChance || !app.position) return `${ply + 1}.`;
+  const position = app.position;
+  const secondFirst = (position.toMove + app.cursor) % 2 === 1; // who moved at ply 0
+  const index = ply + (secondFirst ? 1 : 0);
   if (index % 2 === 1 && ply > 0) return "";
   return `${Math.floor(index / 2) + 1}.${index % 2 ? ".." : ""}`;
 }
@@ -227,7 +223,6 @@ export async function pickGame(name) {
   app.game = app.games.find((game) => game.name === name);
   $("game").value = name;
   $("notation-help").textContent = app.game.notationHelp;
-  $("flip").hidden = name !== "chess";
   app.flipped = false;
   const engines = await enginesFor(app.server, app.game);
   fillEngineSelect($("engine"), engines);

@@ -1,6 +1,6 @@
 // Games from the board's position on: you against an engine (a move time or a clock), and
 // engine against engine (each on a server of its own, watched live); a finished game is
-// downloadable (PGN for chess, a JSON record otherwise).
+// downloadable in its game's record format, as the server writes it.
 
 import { $, app, playMove, randomOutcome, render, showError } from "./app.js";
 import { closeSession, enginesFor, fillEngineSelect, search, stopSearch } from "./engines.js";
@@ -149,7 +149,7 @@ async function turn() {
     game.thinking = false;
     if (game.clock && game.clock.left[1 - game.you] <= 0) finish(`${game.players[1 - game.you]} lost on time`);
     else if (result) {
-      $("play-last").textContent = `engine played ${result.bestMoveText} (${result.score.text})`;
+      $("play-last").textContent = `engine played ${result.bestMoveLabel} (${result.score.text})`;
       await turn();
     }
   } catch (error) {
@@ -279,10 +279,10 @@ async function watch() {
       }
       const side = position.toMove;
       const onInfo = (info) => {
-        if (info.depth) $("watch-info").textContent = `${game.players[side]}: depth ${info.depth}, ${info.score.text}, ${(info.pvText || []).join(" ")}`;
+        if (info.depth) $("watch-info").textContent = `${game.players[side]}: depth ${info.depth}, ${info.score.text}, ${(info.pvLabels || []).join(" ")}`;
       };
       const result = await engineMove(`watch${side}`, sides[side], { moveTimeMs }, onInfo);
-      if (result) $("watch-info").textContent = `${game.players[side]} played ${result.bestMoveText} (${result.score.text})`;
+      if (result) $("watch-info").textContent = `${game.players[side]} played ${result.bestMoveLabel} (${result.score.text})`;
       else if (!game.stopped && !app.position.gameOver) throw new Error("the engine answered no move");
     }
   } catch (error) {

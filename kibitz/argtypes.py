@@ -1,4 +1,5 @@
-"""argparse types that refuse absurd numbers with a one-line reason (CLI and benchmarks)."""
+"""argparse types that refuse absurd numbers with a one-line reason (every layer's commands and
+the benchmarks). A leaf: it imports nothing from kibitz."""
 
 from __future__ import annotations
 

@@ -1,0 +1,115 @@
+"""How the server presents a game to people, through the game alone: a checked position
+(Describe's PositionInfo) with its labels and its diagram, and a game written down
+(ExportGame). The server names no game: each game draws itself (`Presentation`), labels its
+moves (`Game.label_line`) and writes its records (`Game.export_record`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kibitz.games import CHANCE, Diagram, Game, Move, Presentation
+from kibitz.server import convert
+from kibitz.server.validation import invalid, parse_position
+from kibitz.v1 import engine_pb2 as pb
+
+
+def position_info(game: type[Game], position: str, entries: Sequence[str]) -> pb.PositionInfo:
+    """The position `position` after the move-list `entries`, described (INVALID_ARGUMENT
+    for a bad position or move)."""
+    state, expanded = parse_position(game, position, entries)
+    start = game.read_position(position)
+    played = _moves(start, expanded)
+    labels = start.label_line(played)
+    legal = state.legal_moves()
+    message = pb.PositionInfo(
+        game=game.name,
+        position=state.position(),
+        board=state.render(),
+        to_move=state.to_move(),
+        legal_moves=[state.format_move(move) for move in legal],
+        legal_move_labels=state.move_labels(legal),
+        perspective=state.perspective(),
+        board_shape=state.shape(),
+        played_labels=_grouped(labels, [len(start.split_moves(entry)) for entry in entries]),
+    )
+    if isinstance(state, Presentation):
+        drawn = state.diagram(played[-1] if played else None)
+        message.diagram.CopyFrom(diagram_to_pb(drawn, state))
+    if state.to_move() == CHANCE:
+        odds = dict(state.chance_outcomes())
+        message.probabilities.extend(odds[move] for move in legal)
+    if state.is_terminal():
+        message.game_over.CopyFrom(convert.game_over_result(state).game_over)
+    return message
+
+
+def _moves(start: Game, texts: Sequence[str]) -> list[Move]:
+    """The moves `texts` (checked already) from `start`, as the game represents them."""
+    walker = start.clone()
+    moves = []
+    for text in texts:
+        move = walker.parse_move(text)
+        walker.play(move)
+        moves.append(move)
+    return moves
+
+
+def _grouped(labels: list[str], sizes: list[int]) -> list[str]:
+    """`labels` joined by spaces in runs of `sizes` (a move-list entry's moves)."""
+    grouped, index = [], 0
+    for size in sizes:
+        grouped.append(" ".join(labels[index : index + size]))
+        index += size
+    return grouped
+
+
+def diagram_to_pb(diagram: Diagram, state: Game) -> pb.Diagram:
+    """A game's diagram on the wire, its targets' moves in `state`'s notation."""
+    return pb.Diagram(
+        kind=pb.Diagram.Kind.Value(diagram.kind.upper()),
+        rows=diagram.rows,
+        columns=diagram.columns,
+        places=[
+            pb.Place(
+                id=place.id,
+                row=place.row,
+                column=place.column,
+                piece=place.piece,
+                owner=place.owner,
+                count=place.count,
+                label=place.label,
+            )
+            for place in diagram.places
+        ],
+        targets=[
+            pb.Target(
+                move=state.format_move(target.move),
+                from_place=target.from_place,
+                to_places=target.to_places,
+            )
+            for target in diagram.targets
+        ],
+        highlights=diagram.highlights,
+        dice=diagram.dice,
+        gauges=[
+            pb.Gauge(label=gauge.label, value=gauge.value, maximum=gauge.maximum, owner=gauge.owner)
+            for gauge in diagram.gauges
+        ],
+        column_labels=diagram.column_labels,
+        row_labels=diagram.row_labels,
+        colors=diagram.colors,
+        edges=diagram.edges,
+        checkered=diagram.checkered,
+    )
+
+
+def game_record(game: type[Game], request: pb.ExportRequest) -> pb.GameRecord:
+    """The game of an ExportRequest in its game's record format."""
+    start, _ = parse_position(game, request.position, [])
+    try:
+        record = start.export_record(
+            list(request.moves), list(request.players), dict(request.headers), request.comments
+        )
+    except ValueError as exc:
+        raise invalid(f"moves: {exc}") from None
+    return pb.GameRecord(format=record.format, media_type=record.media_type, text=record.text)
