@@ -16,6 +16,8 @@ from gateways import RunningGateway
 from servers import KIBITZ
 
 from kibitz.match.record import Record
+from kibitz.server.config import ServerConfig
+from kibitz.server.embedded import BackgroundServer
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # Ra8#
 
@@ -379,3 +381,252 @@ def test_a_match_is_watched_game_by_game_and_move_by_move(browser, kibitz_server
         page.close()
     finally:
         watcher.stop()
+
+
+# ---------------------------------------------------------------------------- a daily tool
+# (issue 29) the page driven by keys as a person types them, pasting through the clipboard.
+
+
+def focused(page) -> str:
+    """What has the keyboard's focus: an element's id, or a board place's `place:ID`."""
+    return page.evaluate(
+        """() => {
+            const element = document.activeElement;
+            return element.dataset && element.dataset.place
+                ? `place:${element.dataset.place}` : element.id || element.tagName;
+        }"""
+    )
+
+
+def type_move(page, move: str) -> None:
+    """Type `move` in the move box, key by key, and press Enter; waits until it is played."""
+    count = int(page.get_attribute("#moves", "data-count"))
+    page.click("#move-input")
+    page.keyboard.type(move)
+    page.keyboard.press("Enter")
+    wait_for_plies(page, count + 1)
+    page.wait_for_function("() => document.getElementById('move-input').value === ''")
+
+
+def analysis_matches_board(page) -> list[str]:
+    """The root-move table's moves, checked to belong to the board's position: they are
+    legal there, and the analysis panel says it shows the board's version (or is empty)."""
+    table = page.evaluate(
+        """() => ({
+            rows: [...document.querySelectorAll("#root-moves tbody tr")]
+                .map((row) => row.dataset.move),
+            pv: document.getElementById("pv").textContent,
+            legal: [...document.querySelectorAll("#legal option")].map((option) => option.value),
+            shown: document.getElementById("analysis-panel").dataset.version,
+            board: document.getElementById("main").dataset.version,
+        })"""
+    )
+    if table["rows"] or table["pv"]:
+        assert table["shown"] == table["board"], table
+    assert set(table["rows"]) <= set(table["legal"]), table
+    return table["rows"]
+
+
+def test_the_boxes_take_typing_backspace_tab_and_a_pasted_position(page):
+    pick(page, "chess")
+    page.click("#move-input")
+    page.keyboard.type("e4x")
+    page.keyboard.press("Backspace")
+    assert page.input_value("#move-input") == "e4"
+    page.keyboard.press("Tab")  # Tab leaves the box
+    assert focused(page) == "play-typed"
+    page.keyboard.press("Shift+Tab")
+    assert focused(page) == "move-input"
+    page.keyboard.press("Enter")
+    wait_for_plies(page, 1)
+    assert moves(page) == ["e4"]
+    type_move(page, "e5")
+    assert moves(page) == ["e4", "e5"]
+
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.evaluate("text => navigator.clipboard.writeText(text)", MATE_IN_ONE)
+    page.click("#position-text")
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Control+V")
+    assert page.input_value("#position-text") == MATE_IN_ONE
+    page.keyboard.press("Enter")
+    wait_for_plies(page, 0)
+    assert moves(page) == []
+    assert page.input_value("#position-text") == MATE_IN_ONE
+    assert page.inner_text("#status") == "White to move"
+    type_move(page, "Ra8#")
+    assert "checkmate" in page.inner_text("#status")
+
+
+def test_a_rejected_position_leaves_the_line_and_the_board_as_they_were(page):
+    pick(page, "chess")
+    for move in ("e4", "e5", "Nf3"):
+        type_move(page, move)
+    before = page.input_value("#position-text")
+    page.click("#position-text")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("not a position")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error-text")
+    assert moves(page) == ["e4", "e5", "Nf3"]
+    assert page.get_attribute("#moves", "data-count") == "3"
+    assert page.inner_text("#status") == "Black to move"
+    page.click("#error-close")
+
+    type_move(page, "Nc6")  # the line goes on from where it was
+    assert moves(page) == ["e4", "e5", "Nf3", "Nc6"]
+    page.click("#moves li[data-ply='3']")  # and its moves are still there to go to
+    wait_for_plies(page, 3)
+    assert page.input_value("#position-text") == before
+    page.click("#first")
+    wait_for_plies(page, 0)
+    assert page.is_hidden("#error")
+
+
+def test_the_analysis_on_screen_belongs_to_the_board(page):
+    pick(page, "chess")
+    type_move(page, "e4")
+    watch_scores(page)
+    analyse(page, "infinite")
+    wait_for_live_table(page, 20)  # Black's replies
+    stop(page)
+    assert len(analysis_matches_board(page)) == 20
+
+    page.click("#analysis-panel h2")  # the focus off the move box: the keys walk the line
+    page.keyboard.press("Home")  # a jump after a stop: Black's replies leave the screen
+    wait_for_plies(page, 0)
+    assert analysis_matches_board(page) == []
+    assert page.inner_text("#pv") == "" and page.inner_text("#stat-score") == "-"
+    analyse(page, "depth", 1)
+    page.wait_for_selector("#analysis-panel[data-state='done']")
+    assert len(analysis_matches_board(page)) == 20  # White's first moves
+
+    load(page, "8/4P3/8/8/8/8/k7/7K w - - 0 1")  # a loaded position
+    assert analysis_matches_board(page) == []
+    watch_scores(page)
+    analyse(page, "infinite")
+    wait_for_live_table(page, 7)  # four promotions, three king moves
+    page.click("#board [data-place='e7']")  # a promotion while it searches: it follows
+    page.click("#board [data-place='e8']")
+    page.click("#board .choices button:text('e8=Q')")
+    wait_for_plies(page, 1)
+    analysis_matches_board(page)
+    page.wait_for_function(
+        """() => document.getElementById("analysis-panel").dataset.version
+            === document.getElementById("main").dataset.version
+            && document.querySelectorAll("#root-moves tbody tr").length > 0"""
+    )
+    rows = analysis_matches_board(page)
+    assert "a2b3" in rows  # Black's king
+    stop(page)
+    assert analysis_matches_board(page) == rows
+
+    page.click("#undo")  # stopped, then back: the table leaves with its position
+    wait_for_plies(page, 0)
+    assert analysis_matches_board(page) == []
+
+
+def test_a_failed_start_says_so_and_can_be_started_again(browser):
+    """A server with room for one session: the page's analysis finds it taken, then the
+    server gone; each time the panel says why, stop is off and start is on again."""
+    config = ServerConfig(host="127.0.0.1", port=0, max_sessions=1, max_sessions_per_client=1)
+    server = BackgroundServer(config)
+    servers = [server]  # the one still to stop
+    gateway = RunningGateway([server.address])
+    try:
+        page = browser.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(gateway.url)
+        page.wait_for_selector("#main[data-ready='yes']")
+        pick(page, "tictactoe")
+        other = page.evaluate(
+            """async () => {
+                const engine = document.getElementById("engine").value;
+                const body = { server: 0, game: "tictactoe", engine };
+                const response = await fetch("/api/sessions", {
+                    method: "POST",
+                    headers: { "Content-Type": "application/json" },
+                    body: JSON.stringify(body),
+                });
+                return (await response.json()).id;
+            }"""
+        )  # the quota's one session, taken by another page
+        analyse(page, "depth", 3)
+        page.wait_for_selector("#analysis-panel[data-state='failed']")
+        assert page.inner_text("#analysis-state").startswith("not analysed: ")
+        assert page.is_visible("#error")
+        assert page.is_disabled("#analyse-stop") and page.is_enabled("#analyse-start")
+
+        page.evaluate("id => fetch(`/api/sessions/${id}`, { method: 'DELETE' })", other)
+        page.click("#error-close")
+        page.click("#analyse-start")  # room again: it analyses
+        page.wait_for_selector("#analysis-panel[data-state='done']")
+        assert len(analysis_matches_board(page)) == 9
+
+        servers.pop().stop()  # no server at all
+        page.click("#analyse-start")
+        page.wait_for_selector("#analysis-panel[data-state='failed']")
+        assert page.inner_text("#analysis-state").startswith("not analysed: ")
+        assert page.is_disabled("#analyse-stop") and page.is_enabled("#analyse-start")
+        page.close()
+    finally:
+        gateway.stop()
+        for running in servers:
+            running.stop()
+
+
+def test_the_keys_walk_the_line_and_the_board_takes_the_focus(page):
+    page.focus("#game")
+    page.select_option("#game", "connect4")  # picked from the list: the focus leaves it
+    page.wait_for_selector("body[data-game='connect4'] #board[data-kind='grid']")
+    assert focused(page) == "moves"
+    for column in "4433":
+        page.click(f"#board [data-move='{column}']")
+    wait_for_plies(page, 4)
+    page.keyboard.press("ArrowLeft")
+    wait_for_plies(page, 3)
+    page.keyboard.press("ArrowUp")
+    wait_for_plies(page, 2)
+    page.keyboard.press("Home")
+    wait_for_plies(page, 0)
+    page.keyboard.press("ArrowRight")
+    wait_for_plies(page, 1)
+    page.keyboard.press("ArrowDown")
+    wait_for_plies(page, 2)
+    page.keyboard.press("End")
+    wait_for_plies(page, 4)
+    assert page.get_attribute("body", "data-game") == "connect4"
+    assert moves(page) == ["4", "4", "3", "3"]
+
+    page.click("#undo")  # the move list is in the Tab order after the buttons, its focus drawn
+    wait_for_plies(page, 3)
+    for expected in ("redo", "last", "moves"):
+        page.keyboard.press("Tab")
+        assert focused(page) == expected
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
+    page.keyboard.press("ArrowLeft")
+    wait_for_plies(page, 2)
+
+    pick(page, "chess")  # the board's squares: focused, named, clicked by Enter and Space
+    assert page.get_attribute("#board [data-place='e2']", "tabindex") == "0"
+    assert page.get_attribute("#board [data-place='e4']", "tabindex") == "-1"
+    assert page.get_attribute("#board [data-place='e4']", "aria-label") == "e4, empty"
+    page.locator("#board [data-place='e2']").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#board [data-place='e2'].selected")
+    assert focused(page) == "place:e2"
+    label = page.get_attribute("#board [data-place='e2']", "aria-label")
+    assert label == "e2, ♟ of player 1, selected"
+    assert page.get_attribute("#board [data-place='e4']", "tabindex") == "0"
+    page.keyboard.press("Tab")  # along the places a click does something on
+    assert focused(page).startswith("place:")
+    page.locator("#board [data-place='e4']").focus()
+    stroke = "getComputedStyle(document.activeElement.querySelector('.cell')).stroke"
+    assert page.evaluate(stroke) == "rgb(47, 111, 159)"
+    page.keyboard.press("Space")
+    wait_for_plies(page, 1)
+    assert moves(page) == ["e4"]
+    assert page.get_attribute("#board [data-place='e4']", "aria-label") == "e4, ♟ of player 1"
+    page.keyboard.press("ArrowLeft")  # the focus on the board: the keys still walk the line
+    wait_for_plies(page, 0)

@@ -9,6 +9,7 @@ const panel = () => $("analysis-panel");
 let wanted = false; // the user asked for analysis (until stop)
 let running = null; // the promise of the running search
 let restart = false; // the position changed: search it when the running one ends
+let shown = null; // the app.version whose analysis is on screen (null: none)
 
 function limits() {
   const kind = $("limit-kind").value;
@@ -79,13 +80,22 @@ function rootMoves(moves) {
     .join("");
 }
 
-// A new game: nothing analysed yet.
-function clear() {
+// Nothing analysed on screen: the board shows another position than the one analysed (a
+// move, a jump in the line, a loaded position), or a search starts.
+function clearResults() {
   for (const id of ["stat-depth", "stat-score", "stat-nodes", "stat-nps", "stat-time"]) $(id).textContent = "-";
   $("stat-score").classList.remove("proven");
-  for (const id of ["pv", "analysis-state"]) $(id).textContent = "";
+  $("pv").textContent = "";
   for (const part of ["thead", "tbody"]) $("root-moves").querySelector(part).innerHTML = "";
   panel().dataset.best = "";
+  shown = null;
+  panel().dataset.version = "";
+}
+
+// A new game: nothing analysed yet.
+function clear() {
+  clearResults();
+  $("analysis-state").textContent = "";
   setState("idle");
 }
 
@@ -100,9 +110,11 @@ async function analyse() {
   setState("running");
   $("analysis-state").textContent = "searching…";
   panel().dataset.infos = "0";
-  $("root-moves").querySelector("tbody").innerHTML = "";
   const request = app.request(limits());
   const { version, cursor } = app;
+  clearResults();
+  shown = version; // what the panel shows from now on belongs to this position
+  panel().dataset.version = String(version);
   try {
     let stopping = false;
     const result = await search("analyse", app.engineChoice(), request, (info) => {
@@ -122,6 +134,10 @@ async function analyse() {
   } catch (error) {
     wanted = false;
     showError(error);
+    $("analysis-state").textContent = `not analysed: ${error.message || error}`;
+    running = null;
+    setState("failed"); // start is offered again, stop has nothing to stop
+    return;
   }
   running = null;
   if (wanted && restart) {
@@ -151,6 +167,10 @@ export async function stopAnalysis() {
 
 // The board moved: search the new position (after the running search stops).
 async function follow() {
+  if (app.version !== shown) {
+    clearResults(); // never the analysis of one position beside another
+    if (!running) $("analysis-state").textContent = "";
+  }
   if (app.mode !== "analyse") {
     await stopAnalysis();
     return;
@@ -166,7 +186,8 @@ export function initAnalysis() {
   $("analyse-stop").onclick = stopAnalysis;
   $("root-moves").onclick = (event) => {
     const row = event.target.closest("tr[data-move]");
-    if (row && !app.locked && !app.position.gameOver) playMove(row.dataset.move).catch(showError);
+    if (!row || app.locked || app.position.gameOver || shown !== app.version) return;
+    playMove(row.dataset.move).catch(showError);
   };
   app.listeners.push(follow);
   app.stoppers.push(stopAnalysis);

@@ -167,31 +167,33 @@ async function userMove(move) {
 
 export async function goTo(ply) {
   if (app.locked) return;
-  app.cursor = Math.max(0, Math.min(ply, app.moves.length));
+  const cursor = Math.max(0, Math.min(ply, app.moves.length));
+  if (cursor === app.cursor) return;
+  await change(() => (app.cursor = cursor));
+}
+
+// Change the line with `edit` and show it; where the server refuses the new position (a
+// malformed one pasted), the line and the board stay as they were, and the error is thrown.
+async function change(edit) {
+  const before = { start: app.start, moves: app.moves, movesText: app.movesText, evals: app.evals, cursor: app.cursor };
+  edit();
   resetSelection();
-  await refresh();
+  try {
+    await refresh();
+  } catch (error) {
+    Object.assign(app, before);
+    throw error;
+  }
 }
 
 // A new line from `start` (the game's start position when empty).
 export async function setStart(start) {
-  app.start = start;
-  app.moves = [];
-  app.movesText = [];
-  app.evals = [];
-  app.cursor = 0;
-  resetSelection();
-  await refresh();
+  await change(() => Object.assign(app, { start, moves: [], movesText: [], evals: [], cursor: 0 }));
 }
 
 // A whole line from `start`, shown at its end (a match's game).
 export async function showLine(start, moves) {
-  app.start = start;
-  app.moves = [...moves];
-  app.movesText = [];
-  app.evals = [];
-  app.cursor = moves.length;
-  resetSelection();
-  await refresh();
+  await change(() => Object.assign(app, { start, moves: [...moves], movesText: [], evals: [], cursor: moves.length }));
 }
 
 // The chance event at the board: an outcome drawn with the probabilities the server gives.
@@ -273,8 +275,16 @@ async function copyPosition() {
 
 function wire() {
   $("error-close").onclick = clearError;
-  $("server").onchange = guarded(() => pickServer(Number($("server").value)));
-  $("game").onchange = guarded(() => pickGame($("game").value));
+  // A picked server or game hands the focus to the move list: the arrow keys then walk the
+  // line instead of picking another game.
+  $("server").onchange = guarded(async () => {
+    $("moves").focus();
+    await pickServer(Number($("server").value));
+  });
+  $("game").onchange = guarded(async () => {
+    $("moves").focus();
+    await pickGame($("game").value);
+  });
   $("engine").onchange = guarded(pickEngine);
   for (const button of document.querySelectorAll("#modes button")) {
     button.onclick = () => pickMode(button.dataset.mode);
@@ -294,20 +304,39 @@ function wire() {
     if (move) userMove(move).then(() => ($("move-input").value = ""));
   };
   $("play-typed").onclick = typed;
-  $("move-input").onkeydown = (event) => event.key === "Enter" && typed();
+  // Only Enter is the boxes' own: every other key (typing, Backspace, Ctrl+V, Tab) does what
+  // it does in any text box (a handler returning false would cancel them all).
+  $("move-input").addEventListener("keydown", (event) => {
+    if (event.key === "Enter") typed();
+  });
   $("load-position").onclick = guarded(() => setStart($("position-text").value.trim()));
-  $("position-text").onkeydown = (event) => event.key === "Enter" && $("load-position").click();
+  $("position-text").addEventListener("keydown", (event) => {
+    if (event.key === "Enter") $("load-position").click();
+  });
   $("reset-position").onclick = guarded(() => setStart(""));
   $("copy-position").onclick = guarded(copyPosition);
   $("flip").onclick = () => {
     app.flipped = !app.flipped;
     render();
   };
-  document.addEventListener("keydown", (event) => {
-    if (event.target.closest("input, select, textarea")) return;
-    if (event.key === "ArrowLeft") $("undo").click();
-    if (event.key === "ArrowRight") $("redo").click();
-  });
+  document.addEventListener("keydown", navigate);
+}
+
+// The line's keys, wherever the focus is but in a text box or a select: ← ↑ back a move,
+// → ↓ forward, Home to the start, End to the end.
+const KEYS = { ArrowLeft: "undo", ArrowUp: "undo", ArrowRight: "redo", ArrowDown: "redo", Home: "first", End: "last" };
+
+function typing(target) {
+  if (!(target instanceof Element)) return false;
+  if (target.closest("select, textarea, [contenteditable]")) return true;
+  return target.tagName === "INPUT" && !["checkbox", "radio", "button", "submit", "reset"].includes(target.type);
+}
+
+function navigate(event) {
+  const button = KEYS[event.key];
+  if (!button || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || typing(event.target)) return;
+  event.preventDefault(); // the keys walk the line, they do not scroll the page
+  if (!$(button).disabled) $(button).click();
 }
 
 async function main() {

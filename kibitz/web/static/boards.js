@@ -65,7 +65,9 @@ function piece(diagram, place, x, y, size) {
   return body;
 }
 
-// The attributes and classes of a place: its id, the move one click plays, its state.
+// The attributes and classes of a place: its id, the move one click plays, its state. Every
+// place can take the focus and says what it is (its id, its piece); the places a click does
+// something on are buttons in the Tab order (Enter or Space clicks them).
 function placeAttributes(place, clicks) {
   const classes = ["place"];
   const direct = clicks.direct.get(place.id) || [];
@@ -74,7 +76,12 @@ function placeAttributes(place, clicks) {
   if (clicks.highlights.has(place.id)) classes.push("highlight");
   if (selection.from === place.id) classes.push("selected");
   const move = direct.length === 1 ? ` data-move="${escape(direct[0].move)}"` : "";
-  return `class="${classes.join(" ")}" data-place="${escape(place.id)}"${move}`;
+  const active = classes.length > 1 && !(classes.length === 2 && classes[1] === "highlight");
+  const owner = place.owner >= 0 ? ` of player ${place.owner + 1}` : "";
+  const what = [place.id, place.piece ? `${place.piece}${place.count > 1 ? ` ×${place.count}` : ""}${owner}` : "empty"];
+  if (selection.from === place.id) what.push("selected");
+  const focus = active ? ` tabindex="0" role="button"` : ` tabindex="-1"`;
+  return `class="${classes.join(" ")}" data-place="${escape(place.id)}"${move}${focus} aria-label="${escape(what.join(", "))}"`;
 }
 
 // What each place's click does, from the targets.
@@ -304,7 +311,15 @@ export function draw(container, position, context) {
   const centred = `<g transform="translate(${(width - board.width) / 2} 0)">${board.body}</g>`;
   const svg = `<svg xmlns="${SVG}" viewBox="-1 -1 ${width + 2} ${height + 2}" role="img" aria-label="${label}">${centred}${below.body}</svg>`;
   container.dataset.kind = diagram.kind.toLowerCase();
+  const focused = container.contains(document.activeElement) ? document.activeElement.closest("[data-place]") : null;
   container.innerHTML = svg + choices(position) + buttons(position, diagram);
+  keepFocus(container, focused && focused.dataset.place);
+  container.onkeydown = (event) => {
+    const place = event.target.closest("[data-place]");
+    if (!place || (event.key !== "Enter" && event.key !== " ")) return;
+    event.preventDefault();
+    place.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+  };
   container.onclick = (event) => {
     if (!context.enabled) return;
     const choice = event.target.closest("[data-choice]");
@@ -319,6 +334,16 @@ export function draw(container, position, context) {
     const place = event.target.closest("[data-place]");
     if (place) clicked(place.dataset.place, container, position, context);
   };
+}
+
+// After a redraw, the focus goes back to the place that had it (its new element), or to the
+// first choice where the page asks which move.
+function keepFocus(container, id) {
+  if (id === null) return;
+  const choice = container.querySelector(".choices button");
+  const place = [...container.querySelectorAll("[data-place]")].find((element) => element.dataset.place === id);
+  const target = choice || place;
+  if (target) target.focus({ preventScroll: true });
 }
 
 // A click on a place: play the move it completes, offer a choice, or select it.
