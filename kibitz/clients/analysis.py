@@ -24,7 +24,7 @@ from typing import Any, BinaryIO, TextIO
 from google.protobuf.json_format import MessageToDict
 
 from kibitz import __version__
-from kibitz.clients.client import Client, _analyze_request, _priority
+from kibitz.clients.client import Client, KibitzError
 from kibitz.clients.values import Limits
 
 LIMIT_FIELDS = {
@@ -120,14 +120,21 @@ class AnalysisEngine:
             raise QueryError("reportDuringSearchEvery", "reportDuringSearchEvery must be > 0 s")
         limits = _limits(query.get("limits", {}), during_search=every is not None)
         options = _options(query.get("options", {}))
-        try:
-            priority = _priority(query.get("priority", 0))
+        try:  # the limits are checked already: what the wire refuses now is the priority
+            requests = [
+                self.client.analyze_request(
+                    game,
+                    position,
+                    moves[:turn],
+                    engine=engine,
+                    options=options,
+                    limits=limits,
+                    priority=query.get("priority", 0),
+                )
+                for turn in turns
+            ]
         except ValueError as error:
             raise QueryError("priority", str(error)) from None
-        requests = [
-            _analyze_request(game, position, moves[:turn], engine, options, limits, priority, {})
-            for turn in turns
-        ]
         tasks = self.running.setdefault(str(query["id"]), [])
         gate = asyncio.Semaphore(TURNS_AT_ONCE)
         for turn, request in zip(turns, requests, strict=True):
@@ -172,17 +179,20 @@ class AnalysisEngine:
 
     async def _search(self, head: dict, request: Any, every: float | None) -> None:
         last = time.monotonic()
+        stream = self.client.stream_analysis(request)
         try:
-            async for response in self.client.stub.Analyze(request):
-                if response.HasField("result"):
-                    self.emit({**head, "isDuringSearch": False, **_dump(response.result)})
-                elif every is not None and time.monotonic() - last >= every:
+            async for info in stream:
+                if every is not None and time.monotonic() - last >= every:
                     last = time.monotonic()
-                    self.emit({**head, "isDuringSearch": True, **_dump(response.info)})
-        except Exception as error:  # a gRPC error or a broken connection: answer, go on
-            details = error.details() if hasattr(error, "details") else str(error)
-            code = error.code().name if hasattr(error, "code") else type(error).__name__
-            self.emit({**head, "error": details, "code": code})
+                    self.emit({**head, "isDuringSearch": True, **_dump(info.proto)})
+        except KibitzError as error:  # the server's answer, or a broken connection: go on
+            self.emit({**head, "error": error.message, "code": error.code.name})
+            return
+        except Exception as error:  # anything else: answered too
+            self.emit({**head, "error": str(error), "code": type(error).__name__})
+            return
+        if stream.result is not None:
+            self.emit({**head, "isDuringSearch": False, **_dump(stream.result.proto)})
 
     def _finished(self, query_id: Any, turn: int, done: asyncio.Task) -> None:
         """A turn's task ended: forget it, and answer for it if it was terminated."""

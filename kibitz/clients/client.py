@@ -8,7 +8,10 @@
             print(search.result.best_move)
 
 Searches take `Limits` (or their fields as keywords) and answer typed values (`Info`,
-`Result`; kibitz/clients/values.py).
+`Result`; kibitz/clients/values.py). `client.open(..., reopen=True)` makes a session that
+opens itself again when the server has closed it (its idle timeout, a restart, CloseSession
+from elsewhere); tools that build their own requests use `analyze_request` and
+`stream_analysis`, never the raw stub.
 
 On a network: `Client(address, tls_ca="cert.pem", token="...")` speaks TLS, trusting the
 certificates that file holds, and sends the token as `authorization: Bearer TOKEN` metadata
@@ -20,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -111,14 +114,17 @@ def _translate(error: grpc.aio.AioRpcError) -> KibitzError:
 # ---------------------------------------------------------------------------- requests
 
 
-def _limits(limits: Limits | None, keywords: Mapping[str, Any]) -> pb.Limits:
-    """The wire limits from `limits` or from limit keywords (not both)."""
+def _limits(limits: Limits | pb.Limits | None, keywords: Mapping[str, Any]) -> pb.Limits:
+    """The wire limits from `limits` (a `Limits`, or the wire message itself) or from limit
+    keywords (not both)."""
     if limits is None:
         return Limits.from_keywords(**keywords).to_pb()
     if keywords:
         raise ValueError(
             f"pass limits=Limits(...) or limit keywords, not both (got {', '.join(keywords)})"
         )
+    if isinstance(limits, pb.Limits):
+        return limits
     if not isinstance(limits, Limits):
         raise TypeError(f"limits must be a kibitz.clients.Limits, not {type(limits).__name__}")
     return limits.to_pb()
@@ -145,15 +151,23 @@ def _moves(moves: Iterable[str]) -> list[str]:
 # ---------------------------------------------------------------------------- streams
 
 
+Restart = Callable[[], Awaitable["grpc.aio.UnaryStreamCall | None"]]
+"""Makes the call of a search again on a session opened anew; None when it may not."""
+
+
 class SearchStream:
     """A running search: iterate it for `Info`s; `result` (a `Result`) is set when it ends.
 
     `await stream` runs it to the end and returns the Result. Leaving the iteration early
-    cancels the call, which stops the search on the server.
+    cancels the call, which stops the search on the server. A stream with `restart` (a
+    search of a session opened with ``reopen=True``) whose call fails as NotFound before the
+    search started (while it waited in the server's queue at most) makes the call once more
+    through it.
     """
 
-    def __init__(self, call: grpc.aio.UnaryStreamCall) -> None:
+    def __init__(self, call: grpc.aio.UnaryStreamCall, restart: Restart | None = None) -> None:
         self._call = call
+        self._restart = restart
         self._cancelled = False
         self.result: Result | None = None
         """The final answer, once the stream has ended (None before)."""
@@ -165,21 +179,38 @@ class SearchStream:
 
     async def _infos(self) -> AsyncIterator[Info]:
         try:
-            async for response in self._call:
-                if response.HasField("info"):
-                    info = Info.from_pb(response.info)
-                    self.infos.append(info)
-                    yield info
-                else:
-                    self.result = Result.from_pb(response.result)
-        except grpc.aio.AioRpcError as error:
-            raise _translate(error) from None
+            while True:
+                try:
+                    async for response in self._call:
+                        if response.HasField("info"):
+                            info = Info.from_pb(response.info)
+                            if info.depth or not info.queued:  # past the queue: searching,
+                                self._restart = None  # so a later error is the search's own
+                            self.infos.append(info)
+                            yield info
+                        else:
+                            self._restart = None
+                            self.result = Result.from_pb(response.result)
+                    return
+                except grpc.aio.AioRpcError as error:
+                    call = await self._restarted(error)
+                    if call is None:
+                        raise _translate(error) from None
+                    self._call = call
         except asyncio.CancelledError:
             if not self._cancelled:
                 raise
         finally:
             if self.result is None:
                 self._call.cancel()
+
+    async def _restarted(self, error: grpc.aio.AioRpcError) -> grpc.aio.UnaryStreamCall | None:
+        """The call made again, where the server no longer knew the session and the stream
+        may restart (once); else None."""
+        restart, self._restart = self._restart, None
+        if restart is None or self._cancelled or error.code() != grpc.StatusCode.NOT_FOUND:
+            return None
+        return await restart()
 
     def __await__(self):
         return self._run().__await__()
@@ -200,17 +231,43 @@ class SearchStream:
 # ---------------------------------------------------------------------------- client
 
 
+OnReopen = Callable[["Session"], None]
+"""Hears that a session was opened again (after the server had closed it)."""
+
+
 class Session:
     """A session on the server; methods map one-to-one onto the session RPCs.
 
     An async context manager: leaving ``async with await client.open(...) as session:``
     closes the session (one that already expired is fine).
+
+    With `reopen` (``client.open(..., reopen=True)``), a call that the server answers with
+    NotFound, because it closed the session (its idle timeout, a restart, CloseSession from
+    another client), opens a new session with the same game, engine and options (those
+    `set_options` changed included) and is made once more on it; `id` and `info` are then
+    the new session's. Everything the old session held (tables, the running search) is
+    gone, as after `new_game`. `close` never reopens.
     """
 
-    def __init__(self, client: Client, info: pb.Session) -> None:
+    def __init__(
+        self,
+        client: Client,
+        info: pb.Session,
+        *,
+        reopen: bool = False,
+        options: Mapping[str, Any] | None = None,
+        on_reopen: OnReopen | None = None,
+    ) -> None:
         self._client = client
         self.info = info
         """The session as the server last described it (game, engine, options, state)."""
+        self.reopen = reopen
+        """Whether a call that finds the session gone opens it again (once per call)."""
+        self.reopened = 0
+        """How often the session has been opened again."""
+        self._options = _option_texts(options or {})
+        self._on_reopen = on_reopen
+        self._reopening = asyncio.Lock()
 
     @property
     def id(self) -> str:
@@ -230,13 +287,14 @@ class Session:
         self,
         position: str = "",
         moves: Iterable[str] = (),
-        limits: Limits | None = None,
+        limits: Limits | pb.Limits | None = None,
         *,
         priority: int = 0,
         **limit_keywords: Any,
     ) -> SearchStream:
-        """Search `position` (empty = the start position) after `moves` under `limits`, or
-        under limits given as keywords (``depth=8``; see `Limits`), not both.
+        """Search `position` (empty = the start position) after `moves` under `limits` (a
+        `Limits`, or the wire message `pb.Limits`), or under limits given as keywords
+        (``depth=8``; see `Limits`), not both.
 
         `priority` orders searches waiting for a free search slot on a busy server (higher
         first, equal ones in the order they came); a search that waited starts its stream
@@ -248,32 +306,69 @@ class Session:
             limits=_limits(limits, limit_keywords),
             priority=_priority(priority),
         )
-        return SearchStream(self._client.stub.Search(request))
+
+        async def restart() -> grpc.aio.UnaryStreamCall | None:
+            if not await self._reopened(request.session_id):
+                return None
+            request.session_id = self.id
+            return self._client.stub.Search(request)
+
+        return SearchStream(self._client.stub.Search(request), restart if self.reopen else None)
 
     async def stop(self) -> bool:
         """Stop the running search; True if one was running."""
-        response = await self._client.call("Stop", pb.StopRequest(session_id=self.id))
+        response = await self._call("Stop", lambda sid: pb.StopRequest(session_id=sid))
         return response.was_searching
 
     async def refresh(self) -> pb.Session:
         """Ask the server for the session's current state (`info`), and return it."""
-        self.info = await self._client.call("GetSession", pb.GetSessionRequest(session_id=self.id))
+        self.info = await self._call("GetSession", lambda sid: pb.GetSessionRequest(session_id=sid))
         return self.info
 
     async def set_options(self, **options: Any) -> pb.Session:
         """Set engine options by name (``Hash=64``); values are sent as their text."""
-        request = pb.SetOptionsRequest(session_id=self.id, options=_option_texts(options))
-        self.info = await self._client.call("SetOptions", request)
+        texts = _option_texts(options)
+        self.info = await self._call(
+            "SetOptions", lambda sid: pb.SetOptionsRequest(session_id=sid, options=texts)
+        )
+        self._options.update(texts)
         return self.info
 
     async def new_game(self) -> pb.Session:
         """Forget what the engine learnt in this session (tables, trees): a fresh game."""
-        self.info = await self._client.call("NewGame", pb.NewGameRequest(session_id=self.id))
+        self.info = await self._call("NewGame", lambda sid: pb.NewGameRequest(session_id=sid))
         return self.info
 
     async def close(self) -> None:
         """Close the session (NotFound if it is already gone)."""
         await self._client.call("CloseSession", pb.CloseSessionRequest(session_id=self.id))
+
+    async def _call(self, method: str, request: Callable[[str], Any]) -> Any:
+        """Call `method` with `request(session id)`; once more on a session opened anew if
+        the server no longer knows this one and the session may reopen."""
+        session_id = self.id
+        try:
+            return await self._client.call(method, request(session_id))
+        except NotFound:
+            if not await self._reopened(session_id):
+                raise
+        return await self._client.call(method, request(self.id))
+
+    async def _reopened(self, lost: str) -> bool:
+        """Whether a call that found the session `lost` gone may be made again on `id`:
+        with `reopen`, after opening a new session (unless a concurrent call already did)."""
+        if not self.reopen:
+            return False
+        async with self._reopening:
+            if self.id == lost:
+                request = pb.CreateSessionRequest(
+                    game=self.info.game, engine=self.info.engine, options=self._options
+                )
+                self.info = await self._client.call("CreateSession", request)
+                self.reopened += 1
+                if self._on_reopen is not None:
+                    self._on_reopen(self)
+        return True
 
 
 def _option_texts(options: Mapping[str, Any]) -> dict[str, str]:
@@ -436,13 +531,24 @@ class Client:
         return await self.call("ExportGame", request)
 
     async def open(
-        self, game: str, engine: str = "", options: Mapping[str, Any] | None = None
+        self,
+        game: str,
+        engine: str = "",
+        options: Mapping[str, Any] | None = None,
+        *,
+        reopen: bool = False,
+        on_reopen: OnReopen | None = None,
     ) -> Session:
-        """Create a session for `game` with `engine` (empty = the game's default engine)."""
+        """Create a session for `game` with `engine` (empty = the game's default engine).
+
+        `reopen`: when the server has closed the session (its idle timeout, a restart,
+        CloseSession from another client), a call opens it again and is made once more
+        (see `Session`); `on_reopen(session)` hears each time."""
         request = pb.CreateSessionRequest(
             game=game, engine=engine, options=_option_texts(options or {})
         )
-        return Session(self, await self.call("CreateSession", request))
+        info = await self.call("CreateSession", request)
+        return Session(self, info, reopen=reopen, options=options, on_reopen=on_reopen)
 
     async def session(self, session_id: str) -> Session:
         """Attach to an existing session by id."""
@@ -462,16 +568,24 @@ class Client:
         *,
         engine: str = "",
         options: Mapping[str, Any] | None = None,
-        limits: Limits | None = None,
+        limits: Limits | pb.Limits | None = None,
         priority: int = 0,
         **limit_keywords: Any,
     ) -> SearchStream:
         """A one-shot search without a session (`engine` empty = the game's default), under
         `limits` or limits given as keywords, not both; `priority` as in `Session.search`."""
-        request = _analyze_request(
-            game, position, moves, engine, options, limits, priority, limit_keywords
+        return self.stream_analysis(
+            self.analyze_request(
+                game,
+                position,
+                moves,
+                engine=engine,
+                options=options,
+                limits=limits,
+                priority=priority,
+                **limit_keywords,
+            )
         )
-        return SearchStream(self.stub.Analyze(request))
 
     async def analyze_result(
         self,
@@ -481,34 +595,50 @@ class Client:
         *,
         engine: str = "",
         options: Mapping[str, Any] | None = None,
-        limits: Limits | None = None,
+        limits: Limits | pb.Limits | None = None,
         priority: int = 0,
         **limit_keywords: Any,
     ) -> Result:
         """`analyze` without the progress stream (the AnalyzeResult RPC): just its Result,
         at about half the cost of a stream for a short search."""
-        request = _analyze_request(
-            game, position, moves, engine, options, limits, priority, limit_keywords
+        request = self.analyze_request(
+            game,
+            position,
+            moves,
+            engine=engine,
+            options=options,
+            limits=limits,
+            priority=priority,
+            **limit_keywords,
         )
         return Result.from_pb(await self.call("AnalyzeResult", request, timeout=None))
 
+    def analyze_request(
+        self,
+        game: str,
+        position: str = "",
+        moves: Iterable[str] = (),
+        *,
+        engine: str = "",
+        options: Mapping[str, Any] | None = None,
+        limits: Limits | pb.Limits | None = None,
+        priority: int = 0,
+        **limit_keywords: Any,
+    ) -> pb.AnalyzeRequest:
+        """The request `analyze` sends for these arguments, without sending it: ValueError
+        (TypeError) now for limits or a priority the wire cannot carry. For tools that
+        check every request before they send any (`stream_analysis` sends one)."""
+        return pb.AnalyzeRequest(
+            game=game,
+            engine=engine,
+            options=_option_texts(options or {}),
+            position=position,
+            moves=_moves(moves),
+            limits=_limits(limits, limit_keywords),
+            priority=_priority(priority),
+        )
 
-def _analyze_request(
-    game: str,
-    position: str,
-    moves: Iterable[str],
-    engine: str,
-    options: Mapping[str, Any] | None,
-    limits: Limits | None,
-    priority: int,
-    limit_keywords: Mapping[str, Any],
-) -> pb.AnalyzeRequest:
-    return pb.AnalyzeRequest(
-        game=game,
-        engine=engine,
-        options=_option_texts(options or {}),
-        position=position,
-        moves=_moves(moves),
-        limits=_limits(limits, limit_keywords),
-        priority=_priority(priority),
-    )
+    def stream_analysis(self, request: pb.AnalyzeRequest) -> SearchStream:
+        """A one-shot search from a request made beforehand (`analyze_request`); the
+        `Info`s and the `Result` keep their messages (`Info.proto`, `Result.proto`)."""
+        return SearchStream(self.stub.Analyze(request))

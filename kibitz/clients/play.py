@@ -35,7 +35,8 @@ def play(client: SyncClient, args: argparse.Namespace, limits: Limits) -> int:
     moves: list[str] = []
     turns: list[int] = []  # len(moves) at each of the human's turns, for `undo`
     position = client.describe(args.game, args.position)  # validates game and position first
-    session = client.open(args.game, args.engine, args.options)
+    # reopen: the human may think past the server's idle timeout
+    session = client.open(args.game, args.engine, args.options, reopen=True)
     print(HELP)
     try:
         while True:
@@ -73,11 +74,7 @@ def play(client: SyncClient, args: argparse.Namespace, limits: Limits) -> int:
                         continue
                     moves.append(command)
             else:
-                try:
-                    result = session.search(args.position, moves, limits).wait()
-                except NotFound:  # the session expired while the human was thinking
-                    session = client.open(args.game, args.engine, args.options)
-                    result = session.search(args.position, moves, limits).wait()
+                result = session.search(args.position, moves, limits).wait()
                 shown = result.best_move_label or result.best_move
                 named = shown if shown == result.best_move else f"{shown} ({result.best_move})"
                 print(f"engine plays {named}  ({result.score})")

@@ -112,6 +112,11 @@ class SyncSession:
     def info(self) -> pb.Session:
         return self._session.info
 
+    @property
+    def reopened(self) -> int:
+        """See Session.reopened."""
+        return self._session.reopened
+
     def __enter__(self) -> SyncSession:
         return self
 
@@ -229,9 +234,16 @@ class SyncClient:
         )
 
     def open(
-        self, game: str, engine: str = "", options: Mapping[str, Any] | None = None
+        self,
+        game: str,
+        engine: str = "",
+        options: Mapping[str, Any] | None = None,
+        *,
+        reopen: bool = False,
     ) -> SyncSession:
-        return SyncSession(self._runner, self._runner.run(self._client.open(game, engine, options)))
+        """See Client.open."""
+        opening = self._client.open(game, engine, options, reopen=reopen)
+        return SyncSession(self._runner, self._runner.run(opening))
 
     def session(self, session_id: str) -> SyncSession:
         return SyncSession(self._runner, self._runner.run(self._client.session(session_id)))

@@ -22,17 +22,15 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import BinaryIO, TextIO, TypeVar
+from typing import BinaryIO, TextIO
 
 import grpc
 
 from kibitz import __version__
-from kibitz.clients.client import Client, KibitzError, NotFound, Session
+from kibitz.clients.client import Client, KibitzError, Session
 from kibitz.clients.values import Info, Limits, Result, Score
 from kibitz.v1 import engine_pb2 as pb
 from kibitz.vocabulary import Bound, ScoreKind
-
-T = TypeVar("T")
 
 MULTIPV_MAX = 500
 OVERHEAD_DEFAULT_MS = 100
@@ -589,7 +587,7 @@ class UciBridge:
         known = {option.name.lower(): option.name for option in self.catalogue}
         name = known.get(name.lower(), name)
         try:
-            await self._with_session(lambda session: session.set_options(**{name: value}))
+            await (await self._ensure_session()).set_options(**{name: value})
         except KibitzError as error:
             self.say(f"error: {error.message}")
             return
@@ -611,7 +609,7 @@ class UciBridge:
     async def _ucinewgame(self, words: list[str]) -> None:
         self.position, self.moves = "", ""
         try:
-            await self._with_session(lambda session: session.new_game())
+            await (await self._ensure_session()).new_game()
         except KibitzError as error:
             self.say(f"error: {error.message}")
 
@@ -682,10 +680,8 @@ class UciBridge:
         """One search of the current position, its Infos written as they come, ended early
         when `run.interrupt` is set."""
 
-        async def search(session: Session) -> Result:
-            return await self._stream(run, session, self._limits(run, infinite))
-
-        return await self._with_session(search)
+        session = await self._ensure_session()
+        return await self._stream(run, session, self._limits(run, infinite))
 
     async def _stream(self, run: _Run, session: Session, limits: Limits) -> Result:
         stream = session.search(self.position, [self.moves] if self.moves else [], limits)
@@ -732,40 +728,32 @@ class UciBridge:
     # -------------------------------------------------------------------- the session
 
     async def _ensure_session(self) -> Session:
-        """The open session, opened now if there is none (KibitzError if it cannot be)."""
+        """The open session, opened now if there is none (KibitzError if it cannot be). It
+        opens itself again when the server has closed it (after its idle timeout, or a
+        restart), and says so."""
         if self.session is None:
             assert self.client is not None
-            self.session = await self.client.open(self.game, self.engine, self.engine_options)
+            self.session = await self.client.open(
+                self.game,
+                self.engine,
+                self.engine_options,
+                reopen=True,
+                on_reopen=lambda _: self.say("the server had closed the session; opened a new one"),
+            )
             self.startup_error = None
         return self.session
-
-    async def _with_session(self, action: Callable[[Session], Awaitable[T]]) -> T:
-        """`action(session)`; if the server no longer knows the session (it closed it after
-        its idle timeout, or restarted), once more on a new one."""
-        session = await self._ensure_session()
-        try:
-            return await action(session)
-        except NotFound:
-            if self.session is not session:
-                raise
-            self.session = None
-            session = await self._ensure_session()
-            self.say("the server had closed the session; opened a new one")
-            return await action(session)
 
     async def ping(self) -> float | None:
         """Time a cheap call (GetSession) and remember it; None if it took longer than
         PING_TIMEOUT, KibitzError if it failed (e.g. the session cannot be opened)."""
 
-        async def probe(session: Session) -> float:
-            started = time.monotonic()
-            await asyncio.wait_for(session.refresh(), PING_TIMEOUT)
-            return time.monotonic() - started
-
+        session = await self._ensure_session()
+        started = time.monotonic()
         try:
-            seconds = await self._with_session(probe)
+            await asyncio.wait_for(session.refresh(), PING_TIMEOUT)
         except TimeoutError:
             return None
+        seconds = time.monotonic() - started
         self.round_trip.add(seconds)
         return seconds
 

@@ -1,5 +1,6 @@
-"""Engine handles: a kibitz session on a server (through the async client,
-kibitz/clients/client.py), or a local UCI command for chess (python-chess's chess.engine).
+"""Engine handles: a kibitz session on a server, through the async client
+(kibitz/clients/client.py). A local UCI command (`cmd=`) is one too: a kibitz engine of the
+server that the pool starts for the match's commands (kibitz/match/local.py).
 
 Sessions are pooled per engine: a game takes one (NewGame clears its tables when it is
 reused), gives it back when the game ends, and a session whose engine failed (a hang, a
@@ -12,26 +13,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import random
-import shlex
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from kibitz.clients.client import (
     Client,
     DeadlineExceeded,
     KibitzError,
-    NotFound,
     ResourceExhausted,
     ServerUnavailable,
     Session,
 )
-from kibitz.clients.values import Limits, Result, Score
+from kibitz.clients.values import Limits, Result
 from kibitz.match.game import Answer, MoveFailure
+from kibitz.match.local import LocalServer, LocalServerError
 from kibitz.match.spec import EngineSpec
-from kibitz.vocabulary import ScoreKind, StopReason
 
 BACKOFF_FIRST = 0.05
 BACKOFF_MAX = 2.0
@@ -62,7 +59,8 @@ WaitHook = Callable[[str, str], None]
 
 
 class KibitzPlayer:
-    """One engine session on a kibitz server."""
+    """One engine session on a kibitz server; one the server closed (its idle timeout)
+    opens itself again (`Client.open(..., reopen=True)`)."""
 
     def __init__(
         self, index: int, spec: EngineSpec, client: Client, session: Session, on_wait: WaitHook
@@ -79,7 +77,6 @@ class KibitzPlayer:
         self, position: str, moves: Sequence[str], limits: Limits, timeout: float | None
     ) -> Answer:
         backoff = Backoff()
-        reopened = False
         while True:
             started = time.monotonic()
             stream = self.session.search(position, moves, limits)
@@ -95,14 +92,6 @@ class KibitzPlayer:
             except ResourceExhausted as exc:  # the server's search queue is full: wait
                 self._on_wait(self.name, exc.message)
                 await backoff.wait()
-                continue
-            except NotFound as exc:  # the session expired (idle timeout) mid-game: reopen once
-                if reopened:
-                    self.healthy = False
-                    raise MoveFailure("engine error", exc.message) from None
-                reopened = True
-                game = self.session.info.game
-                self.session = await self.client.open(game, self.spec.engine, self.spec.options)
                 continue
             except ServerUnavailable as exc:
                 self.healthy = False
@@ -121,15 +110,25 @@ class KibitzPlayer:
 
 
 class SessionPool:
-    """Sessions of every kibitz engine of a match, reused from game to game."""
+    """Sessions of every engine of a match, reused from game to game; the `cmd=` engines'
+    on a server of their own, started with the first need (`check`, or the first game)."""
 
     def __init__(
-        self, specs: Sequence[EngineSpec], game: str, on_wait: WaitHook | None = None
+        self,
+        specs: Sequence[EngineSpec],
+        game: str,
+        on_wait: WaitHook | None = None,
+        concurrency: int = 1,
     ) -> None:
-        self.specs = specs
+        self.specs = list(specs)
+        """How each engine is reached: a `cmd=` engine's spec is replaced by its kibitz
+        engine's on the local server once that runs."""
         self.game = game
         self.on_wait = on_wait or (lambda name, message: None)
         self.waits = 0
+        self._commands = {i: spec for i, spec in enumerate(specs) if spec.cmd}
+        self._local = LocalServer(self._commands, game, concurrency) if self._commands else None
+        self._started = False
         self._clients: dict[tuple[str, str | None, str | None], Client] = {}
         self._idle: dict[int, list[KibitzPlayer]] = {i: [] for i in range(len(specs))}
         self._lock = asyncio.Lock()
@@ -148,19 +147,37 @@ class SessionPool:
                 raise MatchError(f"engine {spec.name}: {exc}") from None
         return self._clients[key]
 
+    def where(self, index: int) -> str:
+        """How messages name an engine's home: its server, or its command."""
+        command = self._commands.get(index)
+        return command.cmd if command is not None else self.specs[index].server
+
+    async def _start_local(self) -> None:
+        """Start the server of the `cmd=` engines, if there are any and it is not running;
+        MatchError naming the engine that keeps it from starting."""
+        if self._local is None or self._started:
+            return
+        try:
+            hosted = await self._local.start()
+        except LocalServerError as exc:
+            raise MatchError(str(exc)) from None
+        self._started = True
+        for index, spec in hosted.items():
+            self.specs[index] = spec
+
     async def check(self) -> None:
-        """Open one session of every engine (then kept for the first games) and start every
-        local UCI command once: an unknown game, engine or option, a server that does not
-        answer, or a command that does not start, is a MatchError now rather than a forfeit
-        in every game."""
+        """Start the `cmd=` engines' server (which starts each command once) and open one
+        session of every engine (then kept for the first games): an unknown game, engine or
+        option, a server that does not answer, or a command that does not start, is a
+        MatchError now rather than a forfeit in every game."""
+        await self._start_local()
         for index, spec in enumerate(self.specs):
-            if spec.cmd:
-                await _check_command(spec)
-                continue
             try:
                 player = await self._open(index, spec)
             except (ServerUnavailable, KibitzError) as exc:
-                raise MatchError(f"engine {spec.name} ({spec.server}): {exc.message}") from None
+                raise MatchError(
+                    f"engine {spec.name} ({self.where(index)}): {exc.message}"
+                ) from None
             self._idle[index].append(player)
 
     async def _open(self, index: int, spec: EngineSpec) -> KibitzPlayer:
@@ -177,7 +194,7 @@ class SessionPool:
                 return player
             try:
                 client = self.client(spec)
-                session = await client.open(self.game, spec.engine, spec.options)
+                session = await client.open(self.game, spec.engine, spec.options, reopen=True)
                 return KibitzPlayer(index, spec, client, session, self._wait_hook)
             except ResourceExhausted as exc:
                 self._wait_hook(spec.name, exc.message)
@@ -193,12 +210,16 @@ class SessionPool:
                 return idle.pop()
         return None
 
-    async def acquire(self, indices: Sequence[int]) -> list[Any]:
+    async def acquire(self, indices: Sequence[int]) -> list[KibitzPlayer]:
         """Players for the engines `indices` (in that order), waiting for room as needed;
         one at a time, so that two games never each hold half of what they need. EngineLost
         when an engine cannot be had (the game is not started)."""
         async with self._lock:
-            players: list[Any] = []
+            try:
+                await self._start_local()
+            except MatchError as exc:
+                raise EngineLost(str(exc)) from None
+            players: list[KibitzPlayer] = []
             try:
                 for index in indices:
                     players.append(await self._player(index, self.specs[index]))
@@ -208,24 +229,17 @@ class SessionPool:
                 raise
             return players
 
-    async def _player(self, index: int, spec: EngineSpec) -> Any:
+    async def _player(self, index: int, spec: EngineSpec) -> KibitzPlayer:
         """A player for one engine of a game about to start; EngineLost if there is none."""
-        if spec.cmd:
-            player = UciPlayer(spec)
-            try:
-                await player.start()
-            except MoveFailure as exc:
-                raise EngineLost(f"engine {spec.name}: {exc.detail}") from None
-            return player
         try:
             return await self._open(index, spec)
         except KibitzError as exc:  # ServerUnavailable too: the server is gone
-            raise EngineLost(f"engine {spec.name} ({spec.server}): {exc.message}") from None
+            raise EngineLost(f"engine {spec.name} ({self.where(index)}): {exc.message}") from None
 
-    async def release(self, player: Any) -> None:
+    async def release(self, player: KibitzPlayer) -> None:
         """Give a player back after a game. A failed one is closed in the background: a
         server may take a while to close a session whose engine hangs."""
-        if isinstance(player, KibitzPlayer) and player.healthy:
+        if player.healthy:
             self._idle[player.index].append(player)
         else:
             closing = asyncio.create_task(player.close())
@@ -239,103 +253,9 @@ class SessionPool:
         await asyncio.gather(*self._closing)
         for client in self._clients.values():
             await client.close()
+        if self._local is not None:
+            await self._local.close()
 
-
-# ---------------------------------------------------------------------------- UCI (chess)
 
 UCI_NOTATION = "fen"
-"""The position notation (`Game.notation`) of the games a local UCI engine plays."""
-
-
-async def _check_command(spec: EngineSpec) -> None:
-    """Start a local UCI engine, set its options, and quit it; MatchError if that fails."""
-    player = UciPlayer(spec)
-    try:
-        await player.start()
-    except MoveFailure as exc:
-        raise MatchError(f"engine {spec.name}: {exc.detail}") from None
-    finally:
-        await player.close()
-
-
-class UciPlayer:
-    """A local UCI engine (`cmd=...`), chess only, driven by python-chess's chess.engine;
-    started for each game."""
-
-    def __init__(self, spec: EngineSpec) -> None:
-        self.spec = spec
-        self.name = spec.name
-        self.engine: Any = None
-        self.healthy = True
-
-    async def start(self) -> None:
-        import chess.engine
-
-        try:
-            _, self.engine = await chess.engine.popen_uci(shlex.split(self.spec.cmd))
-            if self.spec.options:
-                await self.engine.configure(dict(self.spec.options))
-        except (OSError, chess.engine.EngineError) as exc:
-            raise MoveFailure("engine error", f"cannot start {self.spec.cmd!r}: {exc}") from None
-
-    async def think(
-        self, position: str, moves: Sequence[str], limits: Limits, timeout: float | None
-    ) -> Answer:
-        import chess
-        import chess.engine
-
-        board = chess.Board(position if position not in ("", "startpos") else chess.STARTING_FEN)
-        for move in moves:
-            board.push_uci(move)
-        clock: dict[str, Any] = {}
-        if limits.time_left:
-            clock = {
-                "white_clock": limits.time_left[0],
-                "black_clock": limits.time_left[1],
-                "white_inc": limits.increment[0],
-                "black_inc": limits.increment[1],
-                "remaining_moves": limits.moves_to_go or None,
-            }
-        limit = chess.engine.Limit(
-            time=limits.movetime, depth=limits.depth, nodes=limits.nodes, **clock
-        )
-        started = time.monotonic()
-        try:
-            played = await asyncio.wait_for(
-                self.engine.play(board, limit, info=chess.engine.INFO_SCORE), timeout
-            )
-        except TimeoutError:
-            self.healthy = False
-            raise MoveFailure("no answer", f"no move within {timeout:.3f} s") from None
-        except chess.engine.EngineTerminatedError as exc:
-            self.healthy = False
-            raise MoveFailure("disconnect", f"the engine exited: {exc}") from None
-        except chess.engine.EngineError as exc:
-            self.healthy = False
-            raise MoveFailure("engine error", str(exc)) from None
-        wall = time.monotonic() - started
-        info = played.info
-        score = Score()
-        if "score" in info:
-            relative = info["score"].relative
-            mate = relative.mate()
-            if mate is not None:
-                kind = ScoreKind.WIN if mate > 0 else ScoreKind.LOSS
-                score = Score(kind=kind, plies=abs(mate) * 2 - (mate > 0))
-            else:
-                score = Score(centi=relative.score())
-        player = 0 if board.turn else 1
-        result = Result(
-            best_move=played.move.uci() if played.move else None,
-            score=dataclasses.replace(score, player=player),
-            depth=info.get("depth", 0),
-            nodes=info.get("nodes", 0),
-            time=info.get("time", 0.0),
-            stop_reason=StopReason.TIME if limits.movetime or limits.time_left else None,
-        )
-        return Answer(result, wall)
-
-    async def close(self) -> None:
-        if self.engine is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.engine.quit(), 5)
+"""The position notation (`Game.notation`) of the games a local UCI engine (`cmd=`) plays."""

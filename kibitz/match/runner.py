@@ -81,7 +81,7 @@ class LocalBackend:
 
     def __init__(self, settings: MatchSettings, on_wait: Callable[[str, str], None] | None = None):
         self.settings = settings
-        self.pool = SessionPool(settings.engines, settings.game, on_wait)
+        self.pool = SessionPool(settings.engines, settings.game, on_wait, settings.concurrency)
 
     async def start(self) -> None:
         await self.pool.check()

@@ -10,7 +10,7 @@ import os
 import shlex
 import sys
 
-from kibitz.server.config import FLAGS, ServerConfig, default_of
+from kibitz.server.config import ServerConfig, add_flags, config_from
 
 EXIT_ERROR = 1
 
@@ -23,26 +23,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         description="Run the engine server. Its limits protect a server that others share; "
         "docs/production.md explains each.",
     )
-    for setting, flag in FLAGS:
-        serve.add_argument(
-            flag.name,
-            dest=setting.name,
-            type=flag.parse,
-            metavar=flag.metavar,
-            help=flag.help.format(default=flag.shown(default_of(setting))),
-        )
+    add_flags(serve)
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
     serve.set_defaults(handler=cmd_serve)
-
-
-def config_from(args: argparse.Namespace) -> ServerConfig:
-    """The ServerConfig of `kibitz serve`'s flags: the settings given, else their defaults."""
-    given = {
-        setting.name: flag.value(getattr(args, setting.name))
-        for setting, flag in FLAGS
-        if getattr(args, setting.name) is not None
-    }
-    return ServerConfig(**given)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -1,9 +1,11 @@
 """The settings of one server. Each that `kibitz serve` takes is declared once, here: its
-default, its flag and its help (`setting`); kibitz/server/cli.py makes the flags from them
-(docs/production.md explains what each limit protects)."""
+default, its flag and its help (`setting`); `add_flags` makes the flags from them for
+`kibitz serve` (kibitz/server/cli.py) and its child form (kibitz/server/child.py), and
+`config_from` reads them back (docs/production.md explains what each limit protects)."""
 
 from __future__ import annotations
 
+import argparse
 import os
 from collections.abc import Callable
 from dataclasses import MISSING, Field, dataclass, field, fields, replace
@@ -191,3 +193,25 @@ FLAGS: tuple[tuple[Field, Flag], ...] = tuple(
     (each, flag) for each in fields(ServerConfig) if (flag := flag_of(each)) is not None
 )
 """The settings `kibitz serve` takes, in its help's order, with their flags."""
+
+
+def add_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags of the server's settings (`--port`, `--config`, ...), for `config_from`."""
+    for setting, flag in FLAGS:
+        parser.add_argument(
+            flag.name,
+            dest=setting.name,
+            type=flag.parse,
+            metavar=flag.metavar,
+            help=flag.help.format(default=flag.shown(default_of(setting))),
+        )
+
+
+def config_from(args: argparse.Namespace) -> ServerConfig:
+    """The ServerConfig of `kibitz serve`'s flags: the settings given, else their defaults."""
+    given = {
+        setting.name: flag.value(getattr(args, setting.name))
+        for setting, flag in FLAGS
+        if getattr(args, setting.name) is not None
+    }
+    return ServerConfig(**given)

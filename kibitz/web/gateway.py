@@ -180,10 +180,11 @@ class Gateway:
         return record
 
     async def open(self, record: GatewaySession) -> Session:
-        """The record's session, opened (again, if the server closed it)."""
+        """The record's session, opened if it is not yet; it opens itself again when the
+        server has closed it (e.g. after its idle timeout)."""
         if record.session is None:
             record.session = await self.client(record.server).open(
-                record.game, record.engine, record.options
+                record.game, record.engine, record.options, reopen=True
             )
         return record.session
 
@@ -396,26 +397,13 @@ async def search(request: Request, gateway: Gateway) -> Response:
     if isinstance(priority, bool) or not isinstance(priority, int):
         raise RequestError("priority must be an integer")
 
-    def start(session: Session) -> SearchStream:
-        request_message = pb.SearchRequest(
-            session_id=session.id,
-            position=position,
-            moves=moves,
-            limits=limits,
-            priority=priority,
-        )
-        return SearchStream(client.stub.Search(request_message))
-
     session = await gateway.open(record)
-    stream = start(session)
-    events = aiter(stream)
     try:
-        first = await anext(events, None)
-    except NotFound:  # the server closed the idle session: open another
-        record.session = None
-        stream = start(await gateway.open(record))
-        events = aiter(stream)
-        first = await anext(events, None)
+        stream = session.search(position, moves, limits, priority=priority)
+    except ValueError as exc:  # a priority the wire cannot carry
+        raise RequestError(str(exc)) from None
+    events = aiter(stream)
+    first = await anext(events, None)  # an error before the first event: its HTTP status
     record.searching = stream
     return StreamingResponse(
         _events(record, stream, events, first),

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import select
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import chess.pgn
+import pytest
 from servers import KIBITZ, ServerProcess
 from test_match import engine, played, records
 
@@ -50,6 +54,73 @@ def test_chess_against_a_uci_command_writes_pgn_python_chess_reads(server, tmp_p
     for game, record in zip(games, records(tmp_path)[1:], strict=True):
         assert [m.uci() for m in game.mainline_moves()] == [m["move"] for m in record["moves"]]
         assert game.headers["Result"] == record["result"] == "1/2-1/2"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGKILL])
+def test_a_match_that_ends_leaves_no_server_nor_engine_of_its_commands(server, signum):
+    """The server of the cmd= engines and the engines end with the match: stopped, or
+    killed (the server sees its input end)."""
+    bridge = f"{sys.executable} -m kibitz --server {server.address} uci --game chess"
+    argv = ["--game", "chess", "--games", "40", "--maxmoves", "30", "--depth", "1"]
+    argv += ["--engine", engine(server.address, "kibitz"), "--engine", f"name=uci,cmd={bridge}"]
+    process = subprocess.Popen(
+        [*KIBITZ, "match", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        for text in process.stderr:
+            if text.startswith("game 1/40"):
+                break
+        started = descendants(process.pid)
+        commands = [pid for pid in started if b"uci\0--game" in cmdline(pid)]
+        hosts = [pid for pid in started if b"kibitz.server.child" in cmdline(pid)]
+        assert commands and len(hosts) == 1, started  # a game is being played
+        process.send_signal(signum)
+        process.communicate(timeout=60)
+        assert process.returncode == (130 if signum == signal.SIGINT else -signal.SIGKILL)
+    finally:
+        process.kill()
+        process.wait(timeout=30)
+    left = [pid for pid in started if not ended_within(pid, deadline=time.monotonic() + 30)]
+    assert not left, [cmdline(pid) for pid in left]
+
+
+def descendants(pid: int) -> list[int]:
+    """The processes below `pid` now: its children, theirs, ..."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        below = children.get(todo.pop(), [])
+        found += below
+        todo += below
+    return found
+
+
+def cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def ended_within(pid: int, deadline: float) -> bool:
+    """Whether process `pid` ends before `deadline` (monotonic), waiting on its pidfd."""
+    try:
+        handle = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        ready, _, _ = select.select([handle], [], [], max(0.0, deadline - time.monotonic()))
+        return bool(ready)
+    finally:
+        os.close(handle)
 
 
 def test_interrupted_and_killed_matches_resume_to_the_same_record(server, tmp_path):
@@ -96,7 +167,7 @@ def test_mistakes_are_one_line_errors(server, tmp_path: Path):
         "--game", "chess", "--engine", engine(server.address, "a", depth=1), "--engine", absent
     )
     assert run.returncode == 1 and run.stderr.count("\n") == 1
-    assert "engine b: cannot start '/nonexistent/engine'" in run.stderr
+    assert "engine b: cannot start /nonexistent/engine" in run.stderr
 
 
 def test_an_engine_whose_server_dies_stops_the_match_cleanly_and_resume_finishes_it(tmp_path):

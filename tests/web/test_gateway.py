@@ -18,6 +18,7 @@ from gateways import RunningGateway
 from servers import KIBITZ
 
 from kibitz.cli import build_parser
+from kibitz.clients import SyncClient
 from kibitz.match.cli import build
 
 
@@ -204,6 +205,23 @@ def test_stop_ends_an_infinite_search_and_a_second_search_is_busy(http, gateway)
     assert result["stoppedBy"] == "STOPPED" and result["bestMove"]
     assert http.delete(f"/api/sessions/{session}").status_code == 200
     assert http.post(f"/api/sessions/{session}/stop").status_code == 404
+
+
+def test_a_session_the_server_closed_opens_again_for_the_next_search(http, kibitz_servers):
+    opened = http.post("/api/sessions", json={"game": "tictactoe"}).json()
+    search = f"/api/sessions/{opened['id']}/search"
+    with SyncClient(kibitz_servers[0].address) as other:  # as the idle timeout would
+        other.session(opened["session"]["id"]).close()
+        before = {session.id for session in other.sessions()}
+        request = {"position": "xx./oo./... x", "limits": {"depth": 1}}
+        with http.stream("POST", search, json=request) as response:
+            assert response.status_code == 200
+            name, result = list(events(response))[-1]
+        assert (name, result["bestMove"]) == ("result", "c3")
+        (session,) = [s for s in other.sessions() if s.id not in before]
+        assert session.game == "tictactoe"
+    too_high = http.post(search, json={"priority": 2**31})
+    assert too_high.status_code == 400 and "priority must be" in too_high.json()["error"]
 
 
 def test_export_is_the_games_record_as_the_server_writes_it(http):
