@@ -306,6 +306,11 @@ class Game(ABC):
         """Each of `moves` (moves of this position) as people read it."""
         return [self.label_line([move])[0] for move in moves]
 
+    def move_number(self) -> int:
+        """The number people give the move to be played here (chess: the FEN's fullmove
+        number), or 0 where the game numbers no moves (a page numbers a line from 1)."""
+        return 0
+
     @classmethod
     def outcome_label(cls, won: bool, plies: int) -> str:
         """A proven win (`won`) or loss of the side to move in `plies` plies, in the game's

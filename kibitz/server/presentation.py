@@ -31,6 +31,7 @@ def position_info(game: type[Game], position: str, entries: Sequence[str]) -> pb
         perspective=state.perspective(),
         board_shape=state.shape(),
         played_labels=_grouped(labels, [len(start.split_moves(entry)) for entry in entries]),
+        move_number=state.move_number(),
     )
     if isinstance(state, Presentation):
         drawn = state.diagram(played[-1] if played else None)

@@ -114,7 +114,7 @@ class DescribeRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., moves: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class PositionInfo(_message.Message):
-    __slots__ = ("game", "position", "board", "to_move", "legal_moves", "game_over", "probabilities", "perspective", "board_shape", "legal_move_labels", "diagram", "played_labels")
+    __slots__ = ("game", "position", "board", "to_move", "legal_moves", "game_over", "probabilities", "perspective", "board_shape", "legal_move_labels", "diagram", "played_labels", "move_number")
     GAME_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     BOARD_FIELD_NUMBER: _ClassVar[int]
@@ -127,6 +127,7 @@ class PositionInfo(_message.Message):
     LEGAL_MOVE_LABELS_FIELD_NUMBER: _ClassVar[int]
     DIAGRAM_FIELD_NUMBER: _ClassVar[int]
     PLAYED_LABELS_FIELD_NUMBER: _ClassVar[int]
+    MOVE_NUMBER_FIELD_NUMBER: _ClassVar[int]
     game: str
     position: str
     board: str
@@ -139,7 +140,8 @@ class PositionInfo(_message.Message):
     legal_move_labels: _containers.RepeatedScalarFieldContainer[str]
     diagram: Diagram
     played_labels: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., board: _Optional[str] = ..., to_move: _Optional[int] = ..., legal_moves: _Optional[_Iterable[str]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., probabilities: _Optional[_Iterable[float]] = ..., perspective: _Optional[int] = ..., board_shape: _Optional[_Iterable[int]] = ..., legal_move_labels: _Optional[_Iterable[str]] = ..., diagram: _Optional[_Union[Diagram, _Mapping]] = ..., played_labels: _Optional[_Iterable[str]] = ...) -> None: ...
+    move_number: int
+    def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., board: _Optional[str] = ..., to_move: _Optional[int] = ..., legal_moves: _Optional[_Iterable[str]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., probabilities: _Optional[_Iterable[float]] = ..., perspective: _Optional[int] = ..., board_shape: _Optional[_Iterable[int]] = ..., legal_move_labels: _Optional[_Iterable[str]] = ..., diagram: _Optional[_Union[Diagram, _Mapping]] = ..., played_labels: _Optional[_Iterable[str]] = ..., move_number: _Optional[int] = ...) -> None: ...
 
 class Diagram(_message.Message):
     __slots__ = ("kind", "rows", "columns", "places", "targets", "highlights", "dice", "gauges", "column_labels", "row_labels", "colors", "edges", "checkered")

@@ -243,8 +243,9 @@ def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
 
 def _server_error(exc: KibitzError, address: str) -> JSONResponse:
     message = exc.message
-    if isinstance(exc, ServerUnavailable):
-        message = f"no kibitz server answers at {address} ({exc.message})"
+    if isinstance(exc, ServerUnavailable):  # the gRPC text goes in "detail", for the curious
+        message = f"cannot reach the server at {address} — is kibitz serve running?"
+        return _error(503, exc.code.name, message, server=address, detail=exc.message)
     elif exc.code == grpc.StatusCode.UNAUTHENTICATED:
         message = (
             f"the server at {address} requires a valid token: start `kibitz web` with --token "

@@ -86,6 +86,11 @@ def test_describe_passes_on_the_servers_diagram_and_labels(http):
     assert chess["playedLabels"] == ["Nf3", "d5"]
     assert pieces(chess["diagram"])["f3"] == ("♞", 0, 0)
     assert "Nc3" in chess["legalMoveLabels"]
+    assert chess["moveNumber"] == 2  # the next move is White's second
+    fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 12"
+    later = http.post("/api/describe", json={"game": "chess", "position": fen, "moves": ["e7e5"]})
+    assert later.json()["moveNumber"] == 13  # the FEN's fullmove number, on after Black's move
+    assert answer["moveNumber"] == 0  # Connect Four numbers no moves
     backgammon = http.post("/api/describe", json={"game": "backgammon"}).json()["diagram"]
     checkers = pieces(backgammon)  # the first player's 24, 13, 8 and 6 points; the second's
     assert [checkers[f"p{n}"] for n in (24, 13, 8, 6)] == [("checker", 0, c) for c in (2, 5, 3, 5)]
@@ -256,7 +261,10 @@ def test_server_errors_are_readable(tmp_path, make_server):
             assert "requires a valid token" in answer.json()["error"]
             answer = http.get("/api/games?server=1")
             assert answer.status_code == 503
-            assert "no kibitz server answers at 127.0.0.1:1" in answer.json()["error"]
+            assert answer.json()["error"] == (
+                "cannot reach the server at 127.0.0.1:1 — is kibitz serve running?"
+            )
+            assert answer.json()["detail"]  # the gRPC text, kept out of the message
         with httpx.Client(base_url=wrong.url, timeout=30) as http:
             assert http.get("/api/games").status_code == 401
         with httpx.Client(base_url=right.url, timeout=30) as http:

@@ -9,7 +9,10 @@ one; `KIBITZ_SCREENSHOTS=docs/images` refreshes docs/images, see docs/web.md).""
 from __future__ import annotations
 
 import json
+import re
+import socket
 import subprocess
+import time
 from pathlib import Path
 
 from gateways import RunningGateway
@@ -186,11 +189,16 @@ def test_chess_click_moves_analyse_and_mate_the_engine(page, screenshots):
     wait_for_plies(page, 1)
     assert moves(page) == ["e4"]
     assert page.inner_text("#status") == "Black to move"
+    legal = page.locator("#legal option").all_inner_texts()
+    assert "Nf6" in legal and "g8f6" not in legal  # the labels, as the move list reads
     watch_scores(page)
     analyse(page, "infinite")
-    wait_for_live_table(page, 20)  # Black's 20 replies
+    wait_for_live_table(page, 10)  # the best 10 of Black's 20 replies
     stop(page)
-    assert root_rows(page) == 20
+    assert root_rows(page) == 10
+    assert page.inner_text("#root-more") == "show all 20"
+    page.click("#root-more")
+    assert root_rows(page) == 20 and page.is_hidden("#root-more")
     page.screenshot(path=str(screenshots / "web-chess.png"))
 
     load(page, "8/4P3/8/8/8/8/k7/7K w - - 0 1")  # a promotion: the page asks for the piece
@@ -216,7 +224,8 @@ def test_chess_click_moves_analyse_and_mate_the_engine(page, screenshots):
     page.click("#board [data-place='a1']")
     page.click("#board [data-place='a8']")
     page.wait_for_selector("#play-panel[data-state='over']")
-    assert "checkmate" in page.inner_text("#status")
+    assert page.inner_text("#status") == "game over: checkmate, White wins"
+    assert page.inner_text("#play-status") == "game over: you won (checkmate, White wins)"
     pgn = download(page, "#play-download")
     assert "1. Ra8# 1-0" in pgn
     assert '[Result "1-0"]' in pgn and '[White "you"]' in pgn
@@ -234,15 +243,20 @@ def test_hex_click_analyse_with_visits_and_play_to_the_end(page, screenshots):
     assert moves(page) == ["c3"]
     watch_scores(page)
     analyse(page, "infinite")
-    wait_for_live_table(page, 24)
+    wait_for_live_table(page, 10)  # the best 10 of 24
     headers = page.locator("#root-moves thead th").all_inner_texts()
-    assert headers[:6] == ["move", "score", "visits", "win", "draw", "loss"]
+    assert headers[:5] == ["move", "score", "visits", "win", "loss"]  # Hex has no draws
     assert any(word in stop(page) for word in ("(stopped)", "(solved)"))
+    assert root_rows(page) == 10
+    page.click("#root-more")
     assert root_rows(page) == 24
 
     load(page, "3")
     play_to_the_end(page, "#board .place.legal")
-    assert "joins" in page.inner_text("#status")  # "White (w) joins left and right"
+    status = page.inner_text("#status")  # "game over: White wins (White (w) joins ...)"
+    assert re.fullmatch(r"game over: (Black|White) wins \(\1 \(.\) joins .+\)", status), status
+    play_status = page.inner_text("#play-status")
+    assert re.fullmatch(r"game over: you (won|lost) \(.+ joins .+\)", play_status), play_status
     page.screenshot(path=str(screenshots / "web-hex-play.png"))
     record = json.loads(download(page, "#play-download"))
     assert record["game"] == "hex" and record["start"] == "3/3/3 b"
@@ -261,6 +275,8 @@ def test_tictactoe_against_the_engine_on_a_clock_playing_second(page):
     assert page.inner_text("#clock-0").startswith("x 0:")
     assert page.inner_text("#clock-1").startswith("o 0:")
     assert page.inner_text("#play-status").startswith("game over: ")
+    said = page.inner_text("#play-last")  # the engine is x: its score is from x's side
+    assert re.fullmatch(r"engine \(x\) played \S+, .+ for x", said), said
 
 
 def test_engine_against_engine_on_two_servers(page, kibitz_servers):
@@ -271,7 +287,9 @@ def test_engine_against_engine_on_two_servers(page, kibitz_servers):
     page.click("#watch-start")
     page.wait_for_selector("#watch-panel[data-state='over']")
     assert len(moves(page)) == 9  # perfect play: a draw on a full board
-    assert "draw" in page.inner_text("#watch-status")
+    assert page.inner_text("#watch-status") == "game over: draw: the board is full"
+    said = page.inner_text("#watch-info")  # the last move was x's (the ninth)
+    assert re.fullmatch(r".+ \(x\) played \S+, .+ for x", said), said
     record = json.loads(download(page, "#watch-download"))
     first, second = record["players"]
     assert kibitz_servers[0].address in first and kibitz_servers[1].address in second
@@ -331,11 +349,78 @@ def test_no_server_is_an_error_message_not_a_blank_page(browser):
         page = browser.new_page()
         page.goto(dead.url)
         page.wait_for_selector("#main[data-ready='error']")
-        assert "no kibitz server answers at 127.0.0.1:1" in page.inner_text("#error-text")
-        assert page.is_visible("#board-panel")
+        said = "cannot reach the server at 127.0.0.1:1 — is kibitz serve running?"
+        assert page.inner_text("#error-text") == said  # no gRPC text
+        assert page.inner_text("#status") == said
+        assert page.is_visible("#board-panel") and page.is_visible("#error-retry")
         page.close()
     finally:
         dead.stop()
+
+
+def test_retry_reaches_a_server_that_started_after_the_page(browser):
+    with socket.socket() as probe:  # a free port, no server on it yet
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    late = RunningGateway([f"127.0.0.1:{port}"])
+    server = None
+    try:
+        page = browser.new_page()
+        page.goto(late.url)
+        page.wait_for_selector("#main[data-ready='error']")
+        assert "cannot reach the server at 127.0.0.1:" in page.inner_text("#error-text")
+        server = BackgroundServer(
+            ServerConfig(host="127.0.0.1", port=port, max_sessions=8, idle_timeout=0)
+        )
+        # the gateway's channel answers UNAVAILABLE at once until its reconnect backoff (1 s,
+        # growing 1.6 times an attempt) ends: retry, each time a whole round trip, until then
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            page.click("#error-retry")
+            page.wait_for_selector("#main[data-ready='yes'], #main[data-ready='error']")
+            if page.get_attribute("#main", "data-ready") == "yes":
+                break
+        assert page.get_attribute("#main", "data-ready") == "yes"
+        assert page.is_hidden("#error")
+        assert "cannot reach" not in page.inner_text("#status")
+        page.wait_for_selector("#board svg")
+        page.close()
+    finally:
+        if server is not None:
+            server.stop()
+        late.stop()
+
+
+def test_one_server_shows_no_server_picker(browser, kibitz_servers):
+    single = RunningGateway([kibitz_servers[0].address])
+    try:
+        page = browser.new_page()
+        page.goto(single.url)
+        page.wait_for_selector("#main[data-ready='yes']")
+        assert page.is_hidden("#server-box")
+        page.click("#modes [data-mode='watch']")
+        assert page.is_visible("#watch-engine-0")
+        assert page.is_hidden("#watch-server-0") and page.is_hidden("#watch-server-1")
+        page.close()
+    finally:
+        single.stop()
+
+
+def test_chess_moves_are_numbered_from_the_fen(page):
+    pick(page, "chess")
+    load(page, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 12")
+    type_move(page, "e5")
+    type_move(page, "Nf3")
+    numbers = page.locator("#moves li .number").all_inner_texts()
+    assert numbers == ["12...", "13."]
+
+
+def test_a_won_game_says_who_won(page):
+    pick(page, "connect4")
+    load(page, "121212")
+    page.click("#board [data-move='1']")
+    wait_for_plies(page, 1)
+    assert page.inner_text("#status") == "game over: x wins (x has four in a row)"
 
 
 def test_a_phone_sized_screen(page, screenshots):
@@ -489,9 +574,9 @@ def test_the_analysis_on_screen_belongs_to_the_board(page):
     type_move(page, "e4")
     watch_scores(page)
     analyse(page, "infinite")
-    wait_for_live_table(page, 20)  # Black's replies
+    wait_for_live_table(page, 10)  # the best 10 of Black's replies
     stop(page)
-    assert len(analysis_matches_board(page)) == 20
+    assert len(analysis_matches_board(page)) == 10
 
     page.click("#analysis-panel h2")  # the focus off the move box: the keys walk the line
     page.keyboard.press("Home")  # a jump after a stop: Black's replies leave the screen
@@ -500,6 +585,7 @@ def test_the_analysis_on_screen_belongs_to_the_board(page):
     assert page.inner_text("#pv") == "" and page.inner_text("#stat-score") == "-"
     analyse(page, "depth", 1)
     page.wait_for_selector("#analysis-panel[data-state='done']")
+    page.click("#root-more")
     assert len(analysis_matches_board(page)) == 20  # White's first moves
 
     load(page, "8/4P3/8/8/8/8/k7/7K w - - 0 1")  # a loaded position

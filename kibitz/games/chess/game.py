@@ -292,6 +292,9 @@ class Chess(
                 break
         return labels
 
+    def move_number(self) -> int:
+        return self.board.fullmove
+
     def move_labels(self, moves: Iterable[Move]) -> list[str]:
         board = self.python_chess()
         return [board.san(chess.Move.from_uci(self.format_move(move))) for move in moves]

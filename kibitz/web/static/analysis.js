@@ -1,7 +1,7 @@
 // Analysis: a search of the board's position with live depth, score, nodes/s, the line and
 // every root move's score (Info.root_moves); it follows the board until stopped.
 
-import { $, app, playMove, render, showError } from "./app.js";
+import { $, app, outcomeText, playMove, render, showError } from "./app.js";
 import { search, stopSearch } from "./engines.js";
 import { escapeHtml } from "./html.js";
 
@@ -50,14 +50,25 @@ function showProgress(data, final, ply) {
   panel().dataset.infos = String(Number(panel().dataset.infos || 0) + 1);
 }
 
-// The root-move table: score and line; visits, win/draw/loss and priors (MCTS); the chance
-// of each outcome before a roll (expectimax).
-function rootMoves(moves) {
-  const visits = moves.some((move) => move.score.visits !== undefined);
-  const chance = moves.some((move) => move.probability !== undefined);
-  const prior = moves.some((move) => move.prior !== undefined);
+const SHOWN_ROOT_MOVES = 10; // the best ones; "show all N" shows the rest
+let allRootMoves = false; // the user asked for every root move (till the position changes)
+let lastRootMoves = []; // the root moves on screen (to show them all at a click)
+
+// The root-move table: score and line; visits, win/draw/loss and priors (MCTS), the draw
+// column only where some move may draw; the chance of each outcome before a roll
+// (expectimax). The best SHOWN_ROOT_MOVES rows, or all of them when asked.
+function rootMoves(all) {
+  lastRootMoves = all;
+  const more = $("root-more");
+  more.hidden = all.length <= SHOWN_ROOT_MOVES || allRootMoves;
+  more.textContent = `show all ${all.length}`;
+  const moves = allRootMoves ? all : all.slice(0, SHOWN_ROOT_MOVES);
+  const visits = all.some((move) => move.score.visits !== undefined);
+  const draws = all.some((move) => Number(move.score.drawProbability || 0) > 0);
+  const chance = all.some((move) => move.probability !== undefined);
+  const prior = all.some((move) => move.prior !== undefined);
   const head = ["move", ...(chance ? ["chance"] : []), "score"];
-  if (visits) head.push("visits", "win", "draw", "loss");
+  if (visits) head.push("visits", "win", ...(draws ? ["draw"] : []), "loss");
   if (prior) head.push("prior");
   head.push("line");
   const percent = (value) => (value === undefined ? "" : `${(Number(value) * 100).toFixed(1)}%`);
@@ -71,7 +82,8 @@ function rootMoves(moves) {
       cells.push(`<td class="score${bound ? " bound" : ""}${score.proven ? " proven" : ""}">${escapeHtml(score.text)}</td>`);
       if (visits) {
         cells.push(`<td>${escapeHtml(score.visits)}</td>`, `<td>${percent(score.winProbability)}</td>`);
-        cells.push(`<td>${percent(score.drawProbability)}</td>`, `<td>${percent(score.lossProbability)}</td>`);
+        if (draws) cells.push(`<td>${percent(score.drawProbability)}</td>`);
+        cells.push(`<td>${percent(score.lossProbability)}</td>`);
       }
       if (prior) cells.push(`<td>${percent(move.prior)}</td>`);
       cells.push(`<td class="line">${escapeHtml((move.pvLabels || []).join(" "))}</td>`);
@@ -87,6 +99,9 @@ function clearResults() {
   $("stat-score").classList.remove("proven");
   $("pv").textContent = "";
   for (const part of ["thead", "tbody"]) $("root-moves").querySelector(part).innerHTML = "";
+  allRootMoves = false;
+  lastRootMoves = [];
+  $("root-more").hidden = true;
   panel().dataset.best = "";
   shown = null;
   panel().dataset.version = "";
@@ -126,7 +141,7 @@ async function analyse() {
     });
     if (app.version === version) {
       showProgress(result, true, cursor);
-      const why = result.gameOver ? `game over: ${result.gameOver.reason}` : `best move ${result.bestMoveLabel || result.bestMove} (${result.stopReason})`;
+      const why = result.gameOver ? `game over: ${outcomeText(result.gameOver)}` : `best move ${result.bestMoveLabel || result.bestMove} (${result.stopReason})`;
       $("analysis-state").textContent = why;
       panel().dataset.best = result.bestMove || "";
       render();
@@ -184,6 +199,10 @@ export function initAnalysis() {
   $("limit-kind").onchange = () => ($("limit-value").hidden = $("limit-kind").value === "infinite");
   $("analyse-start").onclick = startAnalysis;
   $("analyse-stop").onclick = stopAnalysis;
+  $("root-more").onclick = () => {
+    allRootMoves = true;
+    rootMoves(lastRootMoves);
+  };
   $("root-moves").onclick = (event) => {
     const row = event.target.closest("tr[data-move]");
     if (!row || app.locked || app.position.gameOver || shown !== app.version) return;

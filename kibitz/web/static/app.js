@@ -49,17 +49,45 @@ export const app = {
   },
 };
 
+// Who won a finished game (`over`: the server's GameOver) in plain words: "White wins",
+// "draw", or for `you` (the player you are) "you won" / "you lost"; the server's reason
+// follows in parentheses where it says more.
+export function outcomeText(over, you) {
+  const returns = (over.returns || []).map(Number);
+  const reason = over.reason || "";
+  if (!returns.length) return reason;
+  const best = Math.max(...returns);
+  const drawn = returns.every((value) => value === returns[0]);
+  if (drawn) return reason.toLowerCase().startsWith("draw") ? reason : `draw (${reason})`;
+  let outcome;
+  if (you !== undefined) outcome = returns[you] === best ? "you won" : "you lost";
+  else outcome = `${app.playerName(returns.indexOf(best))} wins`;
+  if (!reason) return outcome;
+  if (reason.toLowerCase().includes(outcome.toLowerCase())) return reason; // "checkmate, White wins"
+  return `${outcome} (${reason})`;
+}
+
 // ------------------------------------------------------------------ errors
 
+// A server that cannot be reached (UNAVAILABLE) offers a retry: the page loads again
+// where it never loaded, else it asks for the board's position again.
 export function showError(error) {
   console.error(error);
   $("error-text").textContent = error.message || String(error);
+  $("error-retry").hidden = error.code !== "UNAVAILABLE";
   $("error").hidden = false;
 }
 
 export function clearError() {
   $("error").hidden = true;
   $("error-text").textContent = "";
+  $("error-retry").hidden = true;
+}
+
+async function retry() {
+  clearError();
+  if ($("main").dataset.ready !== "yes") await start();
+  else await refresh().catch(showError);
 }
 
 // ------------------------------------------------------------------ position
@@ -93,7 +121,7 @@ export function render() {
   $("main").dataset.version = String(app.version);
   $("position-text").value = position.position;
   let status;
-  if (over) status = `game over: ${over.reason}`;
+  if (over) status = `game over: ${outcomeText(over)}`;
   else if (position.toMove === -1) status = "chance: roll the dice";
   else status = `${app.playerName(position.toMove)} to move`;
   $("status").textContent = status;
@@ -107,12 +135,17 @@ export function render() {
 }
 
 // Ply numbers; where two players take turns (no dice), move numbers before the first
-// player's moves ("1. e4 e5 2. Nf3"), "1..." when the line starts with the second's.
+// player's moves ("1. e4 e5 2. Nf3"), "1..." when the line starts with the second's; from
+// the position's own number where the game numbers its moves (PositionInfo.moveNumber: a
+// chess FEN's fullmove number), else from 1.
 function moveNumber(ply) {
   if (app.game.players !== 2 || app.game.hasChance || !app.position) return `${ply + 1}.`;
   const position = app.position;
-  const secondFirst = (position.toMove + app.cursor) % 2 === 1; // who moved at ply 0
-  const index = ply + (secondFirst ? 1 : 0);
+  const number = Number(position.moveNumber || 0);
+  // the board's position as a count of plies from the numbering's start, back to ply 0
+  let start = (number ? 2 * (number - 1) + position.toMove : position.toMove) - app.cursor;
+  if (!number || start < 0) start = ((start % 2) + 2) % 2;
+  const index = start + ply;
   if (index % 2 === 1 && ply > 0) return "";
   return `${Math.floor(index / 2) + 1}.${index % 2 ? ".." : ""}`;
 }
@@ -275,6 +308,7 @@ async function copyPosition() {
 
 function wire() {
   $("error-close").onclick = clearError;
+  $("error-retry").onclick = retry;
   // A picked server or game hands the focus to the move list: the arrow keys then walk the
   // line instead of picking another game.
   $("server").onchange = guarded(async () => {
@@ -339,24 +373,36 @@ function navigate(event) {
   if (!$(button).disabled) $(button).click();
 }
 
-async function main() {
-  wire();
-  closeOnLeave();
-  initAnalysis();
-  initPlay();
+// The servers, and the first server's games (again, at a retry after a failure).
+let started = false;
+
+async function start() {
+  $("main").dataset.ready = "no";
   try {
     const { servers, match } = await get("/api/servers");
     app.servers = servers;
     fillSelect($("server"), servers.map((server) => ({ value: server.index, text: server.address })));
     $("server-box").hidden = servers.length < 2;
-    initWatch();
-    initMatch(match);
+    if (!started) {
+      initWatch();
+      initMatch(match);
+      started = true;
+    }
     await pickServer(0);
     $("main").dataset.ready = "yes";
   } catch (error) {
     showError(error);
+    $("status").textContent = error.message || String(error); // the board's place says it too
     $("main").dataset.ready = "error";
   }
+}
+
+async function main() {
+  wire();
+  closeOnLeave();
+  initAnalysis();
+  initPlay();
+  await start();
 }
 
 main();

@@ -2,7 +2,7 @@
 // engine against engine (each on a server of its own, watched live); a finished game is
 // downloadable in its game's record format, as the server writes it.
 
-import { $, app, playMove, randomOutcome, render, showError } from "./app.js";
+import { $, app, outcomeText, playMove, randomOutcome, render, showError } from "./app.js";
 import { closeSession, enginesFor, fillEngineSelect, search, stopSearch } from "./engines.js";
 import { fillSelect } from "./html.js";
 
@@ -18,6 +18,15 @@ function lock(locked) {
 // The score of a search's result as the graph records it, at the ply it searched.
 function record(ply, result) {
   if (result.score && result.score.firstPlayerValue !== undefined) app.evals[ply] = result.score.firstPlayerValue;
+}
+
+// "engine (Black) played dxe5, +10.18 for Black": the score of a search is from the side
+// that searched (the mover), said so.
+function playedText(who, side, result) {
+  const name = app.playerName(side);
+  const move = result.bestMoveLabel || result.bestMove;
+  const score = result.score && result.score.text ? `, ${result.score.text} for ${name}` : "";
+  return `${who} (${name}) played ${move}${score}`;
 }
 
 async function engineMove(purpose, choice, limits, onInfo) {
@@ -127,7 +136,7 @@ async function turn() {
   const position = app.position;
   if (position.toMove !== game.you) punchClock(game.you); // you moved
   if (position.gameOver) {
-    finish(`game over: ${position.gameOver.reason}`);
+    finish(`game over: ${outcomeText(position.gameOver, game.you)}`);
     return;
   }
   if (position.toMove === -1) {
@@ -149,7 +158,7 @@ async function turn() {
     game.thinking = false;
     if (game.clock && game.clock.left[1 - game.you] <= 0) finish(`${game.players[1 - game.you]} lost on time`);
     else if (result) {
-      $("play-last").textContent = `engine played ${result.bestMoveLabel} (${result.score.text})`;
+      $("play-last").textContent = playedText("engine", 1 - game.you, result);
       await turn();
     }
   } catch (error) {
@@ -270,7 +279,7 @@ async function watch() {
       const position = app.position;
       if (position.gameOver) {
         game.over = true;
-        setWatchState("over", `game over: ${position.gameOver.reason}`);
+        setWatchState("over", `game over: ${outcomeText(position.gameOver)}`);
         break;
       }
       if (position.toMove === -1) {
@@ -282,7 +291,7 @@ async function watch() {
         if (info.depth) $("watch-info").textContent = `${game.players[side]}: depth ${info.depth}, ${info.score.text}, ${(info.pvLabels || []).join(" ")}`;
       };
       const result = await engineMove(`watch${side}`, sides[side], { moveTimeMs }, onInfo);
-      if (result) $("watch-info").textContent = `${game.players[side]} played ${result.bestMoveLabel} (${result.score.text})`;
+      if (result) $("watch-info").textContent = playedText(game.players[side], side, result);
       else if (!game.stopped && !app.position.gameOver) throw new Error("the engine answered no move");
     }
   } catch (error) {
@@ -304,6 +313,7 @@ export function initWatch() {
   const servers = app.servers.map((server) => ({ value: server.index, text: server.address }));
   for (const side of [0, 1]) {
     fillSelect($(`watch-server-${side}`), servers);
+    $(`watch-server-${side}`).hidden = servers.length < 2; // one server: nothing to pick
     $(`watch-server-${side}`).onchange = () => fillWatchEngines(side).catch(showError);
   }
   if (app.servers.length > 1) $("watch-server-1").value = String(app.servers[1].index);
