@@ -269,3 +269,14 @@ def test_evaluate_is_symmetric_and_bounded() -> None:
         while not game.is_terminal():
             assert abs(game.evaluate()) < 100_000
             game.play(rng.choice(game.legal_moves()))
+
+
+def test_the_diagram_labels_name_each_cell_as_its_move_reads():
+    game = TicTacToe()
+    diagram = game.diagram()
+    assert diagram.column_labels == ("a", "b", "c")
+    assert diagram.row_labels == ("3", "2", "1")  # row 0 of the diagram is drawn at the top
+    names = {game.format_move(move) for move in game.legal_moves()}
+    for place in diagram.places:
+        assert place.id == diagram.column_labels[place.column] + diagram.row_labels[place.row]
+    assert {place.id for place in diagram.places} == names

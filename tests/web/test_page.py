@@ -716,3 +716,79 @@ def test_the_keys_walk_the_line_and_the_board_takes_the_focus(page):
     assert page.get_attribute("#board [data-place='e4']", "aria-label") == "e4, ♟ of player 1"
     page.keyboard.press("ArrowLeft")  # the focus on the board: the keys still walk the line
     wait_for_plies(page, 0)
+
+
+# ---------------------------------------------------------------------------- issue 29, small items
+
+
+def box(page, selector: str) -> dict:
+    return page.locator(selector).bounding_box()
+
+
+def test_tictactoe_shows_its_coordinates(page):
+    pick(page, "tictactoe")
+    labels = page.locator("#board svg text.label").all_text_contents()
+    assert sorted(labels) == ["1", "2", "3", "a", "b", "c"]
+    a1, c3 = box(page, "#board [data-place='a1']"), box(page, "#board [data-place='c3']")
+    assert a1["x"] < c3["x"] and a1["y"] > c3["y"]  # a1 at the bottom left
+
+
+def test_playing_second_flips_the_board_and_clicks_still_play_their_moves(page):
+    pick(page, "chess")
+    a1, h8 = box(page, "#board [data-place='a1']"), box(page, "#board [data-place='h8']")
+    assert a1["x"] < h8["x"] and a1["y"] > h8["y"]  # White's side at the bottom
+    page.click("#modes [data-mode='play']")
+    page.fill("#play-movetime", "0.05")
+    page.select_option("#play-side", "1")
+    page.click("#play-start")
+    page.wait_for_selector("#play-panel[data-state='human']")
+    a1, h8 = box(page, "#board [data-place='a1']"), box(page, "#board [data-place='h8']")
+    assert a1["x"] > h8["x"] and a1["y"] < h8["y"]  # a1 drawn at the top right
+    labels = page.locator("#board svg > g > text.label")
+    first_row = labels.filter(has_text=re.compile(r"^1$")).bounding_box()
+    eighth_row = labels.filter(has_text=re.compile(r"^8$")).bounding_box()
+    assert first_row["y"] < eighth_row["y"]  # the labels turn with the board
+    page.click("#board [data-place='e7']")
+    page.click("#board [data-place='e5']")
+    page.wait_for_function("() => Number(document.getElementById('moves').dataset.count) >= 2")
+    assert moves(page)[1] == "e5"
+    page.click("#play-resign")
+    page.wait_for_selector("#play-panel[data-state='over']")
+    page.locator("#moves").focus()
+    page.keyboard.press("f")  # the f key turns it back
+    page.wait_for_function(
+        """() => {
+            const a1 = document.querySelector("#board [data-place='a1']").getBoundingClientRect();
+            const h8 = document.querySelector("#board [data-place='h8']").getBoundingClientRect();
+            return a1.x < h8.x && a1.y > h8.y;
+        }"""
+    )
+
+
+def test_pig_gauges_are_readable(page):
+    pick(page, "pig", "panel")
+    gauges = page.locator("#board .gauge")
+    assert gauges.count() >= 1
+    for size in ({"width": 1280, "height": 900}, {"width": 375, "height": 700}):
+        page.set_viewport_size(size)
+        for index in range(gauges.count()):
+            assert gauges.nth(index).bounding_box()["height"] >= 8, size
+            assert page.locator("#board .gauge .track").nth(0).bounding_box()["height"] >= 8
+
+
+def test_a_roll_and_the_play_after_it_share_a_move_number(page):
+    pick(page, "backgammon", "points")
+    analyse(page, "depth", 1)
+    page.wait_for_selector("#analysis-panel[data-state='done']")
+    said = page.inner_text("#analysis-state")
+    assert said.startswith("most likely roll ") and "best move" not in said, said
+    page.click("#roll")
+    wait_for_plies(page, 1)
+    page.locator("#board .move-button").first.click()
+    wait_for_plies(page, 2)
+    page.click("#roll")
+    wait_for_plies(page, 3)
+    numbers = page.locator("#moves li").evaluate_all(
+        "items => items.map(item => item.querySelector('.number')?.textContent || '')"
+    )
+    assert numbers == ["1.", "", "2."]

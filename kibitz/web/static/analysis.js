@@ -141,7 +141,10 @@ async function analyse() {
     });
     if (app.version === version) {
       showProgress(result, true, cursor);
-      const why = result.gameOver ? `game over: ${outcomeText(result.gameOver)}` : `best move ${result.bestMoveLabel || result.bestMove} (${result.stopReason})`;
+      const label = result.bestMoveLabel || result.bestMove;
+      const chance = app.position.toMove === -1; // the engine names the likeliest outcome
+      const best = chance ? `most likely roll ${label.replace(/:$/, "")}` : `best move ${label}`;
+      const why = result.gameOver ? `game over: ${outcomeText(result.gameOver)}` : `${best} (${result.stopReason})`;
       $("analysis-state").textContent = why;
       panel().dataset.best = result.bestMove || "";
       render();

@@ -33,6 +33,7 @@ export const app = {
   gameHooks: [], // called when a game is picked
   version: 0, // counts the changes of position
   flipped: false,
+  chance: [], // per ply of the line, where known: was its position a chance node (a roll)
 
   playerName(index) {
     const names = this.game?.playerNames || [];
@@ -101,6 +102,7 @@ export async function refresh() {
     moves: app.moves.slice(0, app.cursor),
   });
   app.position = answer;
+  app.chance[app.cursor] = answer.toMove === -1 && !answer.gameOver;
   app.version += 1;
   app.movesText = [...answer.playedLabels, ...app.movesText.slice(app.cursor)];
   render();
@@ -139,7 +141,8 @@ export function render() {
 // the position's own number where the game numbers its moves (PositionInfo.moveNumber: a
 // chess FEN's fullmove number), else from 1.
 function moveNumber(ply) {
-  if (app.game.players !== 2 || app.game.hasChance || !app.position) return `${ply + 1}.`;
+  if (app.game.hasChance) return chanceNumbers()[ply];
+  if (app.game.players !== 2 || !app.position) return `${ply + 1}.`;
   const position = app.position;
   const number = Number(position.moveNumber || 0);
   // the board's position as a count of plies from the numbering's start, back to ply 0
@@ -148,6 +151,20 @@ function moveNumber(ply) {
   const index = start + ply;
   if (index % 2 === 1 && ply > 0) return "";
   return `${Math.floor(index / 2) + 1}.${index % 2 ? ".." : ""}`;
+}
+
+// In a game with chance, a chance outcome (a roll) and the move after it share one number:
+// a number starts at each chance outcome, and at a move that does not follow one. Whether a
+// ply was a chance outcome is known from the positions described (app.chance, per ply).
+function chanceNumbers() {
+  const numbers = [];
+  let count = 0;
+  app.movesText.forEach((_, ply) => {
+    const shares = ply > 0 && app.chance[ply - 1] && !app.chance[ply];
+    if (!shares) count += 1;
+    numbers.push(shares ? "" : `${count}.`);
+  });
+  return numbers;
 }
 
 function renderMoves() {
@@ -176,6 +193,7 @@ export async function playMove(move) {
     app.moves = [...app.moves.slice(0, app.cursor), move];
     app.movesText = app.movesText.slice(0, app.cursor);
     app.evals = app.evals.slice(0, app.cursor + 1);
+    app.chance = app.chance.slice(0, app.cursor + 1);
   }
   app.cursor += 1;
   resetSelection();
@@ -187,7 +205,7 @@ let pending = false; // a move of the user is on its way: ignore more clicks til
 async function userMove(move) {
   if (pending) return;
   pending = true;
-  const before = { moves: app.moves, movesText: app.movesText, evals: app.evals, cursor: app.cursor };
+  const before = { moves: app.moves, movesText: app.movesText, evals: app.evals, chance: app.chance, cursor: app.cursor };
   try {
     await playMove(move);
   } catch (error) {
@@ -221,12 +239,12 @@ async function change(edit) {
 
 // A new line from `start` (the game's start position when empty).
 export async function setStart(start) {
-  await change(() => Object.assign(app, { start, moves: [], movesText: [], evals: [], cursor: 0 }));
+  await change(() => Object.assign(app, { start, moves: [], movesText: [], evals: [], chance: [], cursor: 0 }));
 }
 
 // A whole line from `start`, shown at its end (a match's game).
 export async function showLine(start, moves) {
-  await change(() => Object.assign(app, { start, moves: [...moves], movesText: [], evals: [], cursor: moves.length }));
+  await change(() => Object.assign(app, { start, moves: [...moves], movesText: [], evals: [], chance: [], cursor: moves.length }));
 }
 
 // The chance event at the board: an outcome drawn with the probabilities the server gives.
@@ -357,7 +375,7 @@ function wire() {
 }
 
 // The line's keys, wherever the focus is but in a text box or a select: ← ↑ back a move,
-// → ↓ forward, Home to the start, End to the end.
+// → ↓ forward, Home to the start, End to the end; f flips the board.
 const KEYS = { ArrowLeft: "undo", ArrowUp: "undo", ArrowRight: "redo", ArrowDown: "redo", Home: "first", End: "last" };
 
 function typing(target) {
@@ -367,6 +385,10 @@ function typing(target) {
 }
 
 function navigate(event) {
+  if (event.key === "f" && !event.altKey && !event.ctrlKey && !event.metaKey && !typing(event.target)) {
+    if (!$("flip").hidden) $("flip").click(); // f flips the board
+    return;
+  }
   const button = KEYS[event.key];
   if (!button || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || typing(event.target)) return;
   event.preventDefault(); // the keys walk the line, they do not scroll the page

@@ -192,6 +192,8 @@ async function startGame() {
   app.moves = app.moves.slice(0, app.cursor);
   app.movesText = app.movesText.slice(0, app.cursor);
   $("play-last").textContent = "";
+  // Playing second in a two-player game: the board is drawn from your side (flip turns it back)
+  if (app.game.players === 2) app.flipped = you === 1;
   game.ticker = clock ? setInterval(tick, 100) : null;
   lock(true);
   await turn();
