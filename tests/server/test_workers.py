@@ -52,6 +52,22 @@ async def test_a_search_whose_time_ran_out_in_the_queue_answers_before_the_roll(
         assert again.best_move in odds.legal_moves  # no queue: whatever fits in 5 ms
 
 
+async def test_a_clock_before_the_roll_is_the_rollers_and_bounds_the_wait_in_the_queue(
+    make_server,
+):
+    """Before a roll the side to move is chance; the clock that counts is the roller's. A
+    search on a clock is timed: it waits in the queue no longer than its time (a clock read
+    for nobody gave it no deadline, so it waited for the slot however long that took)."""
+    server = make_server(max_searches=1)
+    async with Client(server.address) as client:
+        busy = await client.open("connect4")
+        stream = await running(busy.search(depth=40))  # holds the only slot till stopped
+        result = await client.analyze_result("backgammon", time_left=(0.05, 0.05))
+        assert result.stop_reason == "time" and result.stats["queued_ms"] > 0
+        assert await busy.stop()
+        await drain(stream)
+
+
 async def test_a_worker_clearing_a_large_table_keeps_its_heartbeat(make_server):
     server = make_server(heartbeat_timeout=1.0)  # zeroing 4 GB with the GIL took seconds
     async with Client(server.address) as client:
