@@ -59,6 +59,34 @@ def is_proven(kind: ScoreKind, bound: Bound) -> bool:
     return kind in RESULTS and bound is Bound.EXACT
 
 
+BOUND_PREFIXES = {Bound.LOWER: ">=", Bound.UPPER: "<="}
+"""What a bound's text starts with (an exact score's has nothing)."""
+
+
+def score_text(
+    kind: ScoreKind,
+    bound: Bound,
+    centi: int,
+    *,
+    expected: float | None = None,
+    plies: int = 0,
+    outcome: str = "",
+) -> str:
+    """A score as people read it: "+0.35" (centi-units), "+0.120" (an expected value),
+    "draw", "win in 7" (or `outcome`, the game's own words for a win or loss), with ">=" or
+    "<=" before a bound. The server writes it into Score.label; clients fall back on it for
+    a score without one."""
+    if kind is ScoreKind.WIN or kind is ScoreKind.LOSS:
+        text = outcome or f"{kind} in {plies}"
+    elif kind is ScoreKind.DRAW:
+        text = "draw"
+    elif expected is not None:
+        text = f"{expected:+.3f}"
+    else:
+        text = f"{centi / 100:+.2f}"
+    return ("" if is_proven(kind, bound) else BOUND_PREFIXES.get(bound, "")) + text
+
+
 class StopReason(StrEnum):
     """Why a search ended (the values are what the protocol's text field `stop_reason`
     carries)."""

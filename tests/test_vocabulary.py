@@ -17,7 +17,7 @@ from kibitz.engines.alphabeta.table import BOUNDS, EXACT, LOWER, UPPER
 from kibitz.engines.types import Score as EngineScore
 from kibitz.server.convert import score_to_pb, stop_fields
 from kibitz.v1 import engine_pb2 as pb
-from kibitz.vocabulary import Bound, ScoreKind, StopReason, is_proven
+from kibitz.vocabulary import Bound, ScoreKind, StopReason, is_proven, score_text
 
 PROTO = [  # the model's enum, the proto's, the proto's "not set" member
     (ScoreKind, pb.Score.Kind, "KIND_UNSPECIFIED"),
@@ -90,3 +90,24 @@ def test_only_an_exact_result_is_proven():
 def test_alpha_betas_table_codes_name_the_bounds():
     assert (BOUNDS[EXACT], BOUNDS[LOWER], BOUNDS[UPPER]) == (Bound.EXACT, Bound.LOWER, Bound.UPPER)
     assert 0 not in (EXACT, LOWER, UPPER)  # 0 marks an empty slot in the compiled table
+
+
+@pytest.mark.parametrize(
+    ("kind", "bound", "centi", "expected", "text"),
+    [
+        (ScoreKind.HEURISTIC, Bound.EXACT, 35, None, "+0.35"),
+        (ScoreKind.HEURISTIC, Bound.LOWER, -120, None, ">=-1.20"),
+        (ScoreKind.HEURISTIC, Bound.EXACT, 0, 0.12, "+0.120"),
+        (ScoreKind.WIN, Bound.EXACT, 0, None, "win in 7"),
+        (ScoreKind.WIN, Bound.LOWER, 0, None, ">=win in 7"),
+        (ScoreKind.LOSS, Bound.UPPER, 0, None, "<=loss in 7"),
+        (ScoreKind.DRAW, Bound.EXACT, 0, None, "draw"),
+        (ScoreKind.DRAW, Bound.LOWER, 0, None, ">=draw"),
+    ],
+)
+def test_score_text_is_what_people_read(kind, bound, centi, expected, text):
+    assert score_text(kind, bound, centi, expected=expected, plies=7) == text
+
+
+def test_a_games_own_words_for_a_win_replace_the_default():
+    assert score_text(ScoreKind.WIN, Bound.UPPER, 0, plies=3, outcome="mate in 2") == "<=mate in 2"

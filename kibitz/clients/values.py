@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kibitz.v1 import engine_pb2 as pb
-from kibitz.vocabulary import Bound, ScoreKind, StopReason, is_proven
+from kibitz.vocabulary import Bound, ScoreKind, StopReason, is_proven, score_text
 
 # ---------------------------------------------------------------------------- limits
 
@@ -137,7 +137,6 @@ _KINDS = {pb.Score.Kind.Value(kind.name): kind for kind in ScoreKind}
 _BOUNDS = {pb.Score.Bound.Value(bound.name): bound for bound in Bound}
 _OTHER_KIND = {ScoreKind.WIN: ScoreKind.LOSS, ScoreKind.LOSS: ScoreKind.WIN}
 _OTHER_BOUND = {Bound.LOWER: Bound.UPPER, Bound.UPPER: Bound.LOWER}
-_BOUND_PREFIX = {Bound.LOWER: ">=", Bound.UPPER: "<="}
 
 
 @dataclass(frozen=True)
@@ -227,24 +226,13 @@ class Score:
         )
 
     def __str__(self) -> str:
-        if self.label:
-            return self.label
-        if self.kind is ScoreKind.WIN:
-            text = f"win in {self.plies}"
-        elif self.kind is ScoreKind.LOSS:
-            text = f"loss in {self.plies}"
-        elif self.kind is ScoreKind.DRAW:
-            text = "draw"
-        elif self.expected_value is not None:
-            text = f"{self.expected_value:+.3f}"
-        else:
-            text = f"{self.centi / 100:+.2f}"
-        return self.qualifier() + text
-
-    def qualifier(self) -> str:
-        """What goes before the value: "" for a proven result or an exact estimate, ">="
-        or "<=" for a bound."""
-        return "" if self.proven else _BOUND_PREFIX.get(self.bound, "")
+        return self.label or score_text(
+            self.kind,
+            self.bound,
+            self.centi,
+            expected=self.expected_value,
+            plies=self.plies,
+        )
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)

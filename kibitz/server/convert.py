@@ -18,15 +18,12 @@ from kibitz.engines import (
 )
 from kibitz.games import Game, Move, capabilities_of, quoted
 from kibitz.v1 import engine_pb2 as pb
-from kibitz.vocabulary import Bound, ScoreKind, StopReason, is_proven
+from kibitz.vocabulary import Bound, ScoreKind, StopReason, is_proven, score_text
 
 # The wire's value of each member of kibitz.vocabulary's enums: the proto's have the same names.
 _KINDS = {kind: pb.Score.Kind.Value(kind.name) for kind in ScoreKind}
 _BOUNDS = {bound: pb.Score.Bound.Value(bound.name) for bound in Bound}
 _STOP_REASONS = {reason: pb.Result.StopReason.Value(reason.name) for reason in StopReason}
-
-
-_PREFIXES = {Bound.LOWER: ">=", Bound.UPPER: "<="}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -55,19 +52,14 @@ def score_to_pb(score: Score, player: int, game: type[Game] = Game) -> pb.Score:
 
 
 def score_label(score: Score, game: type[Game]) -> str:
-    """A score as people read it (Score.label): "+0.35", "+0.120" (an expected value),
-    "draw", a win or loss in `game`'s words (`Game.outcome_label`), a bound's ">=" or "<="
-    before it."""
+    """A score as people read it (Score.label), a win or loss in `game`'s words
+    (`Game.outcome_label`)."""
+    outcome = ""
     if score.kind is ScoreKind.WIN or score.kind is ScoreKind.LOSS:
-        text = game.outcome_label(score.kind is ScoreKind.WIN, score.plies)
-    elif score.kind is ScoreKind.DRAW:
-        text = "draw"
-    elif score.expected is not None:
-        text = f"{score.expected:+.3f}"
-    else:
-        text = f"{score.value / 100:+.2f}"
-    proven = is_proven(score.kind, score.bound)
-    return ("" if proven else _PREFIXES.get(score.bound, "")) + text
+        outcome = game.outcome_label(score.kind is ScoreKind.WIN, score.plies)
+    return score_text(
+        score.kind, score.bound, score.value, expected=score.expected, outcome=outcome
+    )
 
 
 def ms(seconds: float) -> int:
