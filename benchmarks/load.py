@@ -1,10 +1,12 @@
 """The service under load, and its round trips: a real `kibitz serve` subprocess, the real
 async client (`kibitz.clients.Client`) in this process.
 
-Round trips: one client calls a gRPC health check, ListGames, tiny analyses (run inline in
-the server process), AnalyzeResult and an analysis big enough to need a worker process,
-interleaved call by call so that the machine's drift hits every kind alike; each median is
-given as a multiple of the health check's. Then the first worker-bound analysis on a fresh
+Round trips: one client calls a gRPC health check, ListGames, Describe (a legal move, and
+hostile texts the server must refuse as quickly: a chess null move, 20 KB of junk, a number
+of 5,000 digits), tiny analyses (run inline in the server process), AnalyzeResult and an
+analysis big enough to need a worker process, interleaved call by call so that the
+machine's drift hits every kind alike; each median is given as a multiple of the health
+check's. Then the first worker-bound analysis on a fresh
 server against the next ones.
 
 Load: N clients, each with its own Connect Four session, search back to back at a fixed
@@ -34,6 +36,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from kibitz.clients import Client, KibitzError
@@ -230,12 +233,33 @@ def _ms(seconds: float) -> str:
 # ---------------------------------------------------------------------------- round trips
 
 
+async def _refused(call: Awaitable[object]) -> None:
+    """Awaits a call made to be refused (INVALID_ARGUMENT); any other answer is a defect."""
+    try:
+        await call
+    except KibitzError as error:
+        if error.code != grpc.StatusCode.INVALID_ARGUMENT:
+            raise
+    else:
+        raise AssertionError("a hostile text was accepted")
+
+
 def _round_trip_calls(client: Client) -> dict[str, Callable[[], Awaitable[object]]]:
     """The calls timed, by the name they have in the table; the health check first."""
     health = health_pb2_grpc.HealthStub(client._channel)  # the same channel as the client's
     return {
         "Health Check (grpc.health.v1)": lambda: health.Check(health_pb2.HealthCheckRequest()),
         "ListGames": client.games,
+        "Describe chess after e2e4": lambda: client.describe("chess", "", ["e2e4"]),
+        "Describe chess, null move (refused)": lambda: _refused(
+            client.describe("chess", "", ["e2e4", "0000"])
+        ),
+        "Describe chess, 20 KB of junk (refused)": lambda: _refused(
+            client.describe("chess", "x" * 20_000)
+        ),
+        "Describe backgammon, 5000 9s (refused)": lambda: _refused(
+            client.describe("backgammon", "9" * 5000)
+        ),
         "Analyze tictactoe depth 1 (inline)": lambda: client.analyze("tictactoe", depth=1),
         "AnalyzeResult tictactoe depth 1 (inline)": lambda: client.analyze_result(
             "tictactoe", depth=1

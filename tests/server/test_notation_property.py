@@ -2,7 +2,8 @@
 real server: whatever text comes as a position, as a move in Describe's `moves` or as a
 search move in Analyze's `search_moves`, the answer is OK (the text happened to be valid),
 INVALID_ARGUMENT or NOT_FOUND, never UNKNOWN or INTERNAL; an error's message is under 300
-characters; answers are quick; and the server goes on serving.
+characters; and the server goes on serving. How quickly hostile text is refused is measured
+in `python -m benchmarks` (the round-trip table's Describe rows), not asserted here.
 
 The texts are hostile ones (huge numbers, deep brackets, control characters, 20 KB, null
 moves) and seeded random ones: mutations of each game's valid positions and moves (numbers
@@ -12,9 +13,7 @@ fixed counts."""
 from __future__ import annotations
 
 import random
-import statistics
 import string
-import time
 
 import grpc
 import pytest
@@ -30,10 +29,6 @@ RANDOM = 8
 """Random strings per game and kind."""
 SHORT = 300
 ANSWERED = {grpc.StatusCode.OK, grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND}
-TYPICAL_SECONDS = 0.010
-"""The median call's round trip (server time plus loopback; the goal is 10 ms a call)."""
-WORST_SECONDS = 0.5
-"""Any single call's round trip: generous, for a loaded machine."""
 
 HUGE_NUMBERS = ["9" * 5000, "2147483648", "-2147483649", "99999999999999999999", "1" * 400]
 HOSTILE = [
@@ -144,14 +139,12 @@ def quick_engine(game: type[Game]) -> str:
 
 
 class Answers:
-    """The codes and round trips of the calls made."""
+    """The codes of the calls made."""
 
     def __init__(self) -> None:
         self.codes: dict[grpc.StatusCode, int] = {}
-        self.seconds: list[float] = []
 
     async def call(self, what: str, call) -> None:
-        started = time.perf_counter()
         try:
             await call
             code = grpc.StatusCode.OK
@@ -159,12 +152,11 @@ class Answers:
             code = error.code
             assert code in ANSWERED, f"{what}: {code.name} {error.message[:300]}"
             assert len(error.message) < SHORT, f"{what}: {error.message}"
-            self.seconds.append(time.perf_counter() - started)  # searches are not timed
         self.codes[code] = self.codes.get(code, 0) + 1
 
 
 @pytest.mark.timeout(120)
-async def test_every_games_notation_answers_any_text_quickly_and_briefly(server):
+async def test_every_games_notation_answers_any_text_briefly(server):
     rng = random.Random(SEED)
     answers = Answers()
     async with Client(server.address) as client:
@@ -189,9 +181,6 @@ async def test_every_games_notation_answers_any_text_quickly_and_briefly(server)
             assert (await client.describe(name)).legal_moves  # still serving
     refused = answers.codes.get(grpc.StatusCode.INVALID_ARGUMENT, 0)
     assert refused > 0.8 * sum(answers.codes.values()), answers.codes  # mostly bad text
-    typical = statistics.median(answers.seconds)
-    assert typical < TYPICAL_SECONDS, f"median {typical * 1000:.1f} ms"
-    assert max(answers.seconds) < WORST_SECONDS, f"slowest {max(answers.seconds) * 1000:.0f} ms"
 
 
 def test_the_texts_cover_every_registered_game_and_chance_positions():
