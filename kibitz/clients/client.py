@@ -16,6 +16,11 @@ from elsewhere); tools that build their own requests use `analyze_request` and
 On a network: `Client(address, tls_ca="cert.pem", token="...")` speaks TLS, trusting the
 certificates that file holds, and sends the token as `authorization: Bearer TOKEN` metadata
 with every call; the defaults come from KIBITZ_TLS_CA and KIBITZ_TOKEN.
+
+Behind a proxy that pins sessions to servers (`kibitz cluster`, docs/scale-out.md): the
+client proposes each session's id and sends it as `x-kibitz-session` metadata with every
+call about the session, so the proxy sends them all to the server that holds it; a session
+opened with ``reopen=True`` whose server is gone opens again on one that is up.
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -106,9 +113,20 @@ _ERRORS: dict[grpc.StatusCode, type[KibitzError]] = {
 }
 
 
+_PROXY_STATUS = re.compile(r"Received http2 header with status: (50[234])")
+"""What gRPC says when a proxy in front of the server answers instead of a server."""
+
+
 def _translate(error: grpc.aio.AioRpcError) -> KibitzError:
     cls = _ERRORS.get(error.code(), KibitzError)
-    return cls(error.code(), error.details() or error.code().name)
+    details = error.details() or error.code().name
+    if proxy := _PROXY_STATUS.search(details):
+        details = (
+            f"the proxy in front of the servers reached none for this call (HTTP "
+            f"{proxy.group(1)}): the server that held it went away during the call, or none "
+            "is up"
+        )
+    return cls(error.code(), details)
 
 
 # ---------------------------------------------------------------------------- requests
@@ -362,7 +380,10 @@ class Session:
         async with self._reopening:
             if self.id == lost:
                 request = pb.CreateSessionRequest(
-                    game=self.info.game, engine=self.info.engine, options=self._options
+                    game=self.info.game,
+                    engine=self.info.engine,
+                    options=self._options,
+                    session_id=new_session_id(),
                 )
                 self.info = await self._client.call("CreateSession", request)
                 self.reopened += 1
@@ -379,29 +400,49 @@ def _option_texts(options: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
-class _BearerToken:
-    """Adds `authorization: Bearer TOKEN` metadata to a call (on any channel)."""
+SESSION_HEADER = "x-kibitz-session"
+"""The metadata that carries a call's session id, for proxies that pin sessions to servers."""
 
-    def __init__(self, token: str) -> None:
-        self._metadata = ("authorization", f"Bearer {token}")
 
-    def _details(self, details: grpc.aio.ClientCallDetails) -> grpc.aio.ClientCallDetails:
+_ROUTABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""A session id as servers make and accept them, hence one worth a header."""
+
+
+def new_session_id() -> str:
+    """A random session id to propose (128 bits: as unguessable as the server's own)."""
+    return secrets.token_hex(16)
+
+
+class _Metadata:
+    """Adds the call's metadata (on any channel): `authorization: Bearer TOKEN` when the
+    client has a token, and `x-kibitz-session: ID` when the request concerns a session."""
+
+    def __init__(self, token: str | None) -> None:
+        self._token = ("authorization", f"Bearer {token}") if token is not None else None
+
+    def _details(
+        self, details: grpc.aio.ClientCallDetails, request: Any
+    ) -> grpc.aio.ClientCallDetails:
         metadata = grpc.aio.Metadata(*(details.metadata or ()))
-        metadata.add(*self._metadata)
+        if self._token is not None:
+            metadata.add(*self._token)
+        session_id = getattr(request, "session_id", "")
+        if _ROUTABLE_ID.fullmatch(session_id):  # another can name no session: no header
+            metadata.add(SESSION_HEADER, session_id)
         return grpc.aio.ClientCallDetails(
             details.method, details.timeout, metadata, details.credentials, details.wait_for_ready
         )
 
 
 # grpc.aio files an interceptor under the first kind it is an instance of: one per kind.
-class _UnaryUnaryToken(_BearerToken, grpc.aio.UnaryUnaryClientInterceptor):
+class _UnaryUnaryMetadata(_Metadata, grpc.aio.UnaryUnaryClientInterceptor):
     async def intercept_unary_unary(self, continuation, client_call_details, request):
-        return await continuation(self._details(client_call_details), request)
+        return await continuation(self._details(client_call_details, request), request)
 
 
-class _UnaryStreamToken(_BearerToken, grpc.aio.UnaryStreamClientInterceptor):
+class _UnaryStreamMetadata(_Metadata, grpc.aio.UnaryStreamClientInterceptor):
     async def intercept_unary_stream(self, continuation, client_call_details, request):
-        return await continuation(self._details(client_call_details), request)
+        return await continuation(self._details(client_call_details, request), request)
 
 
 def _token(token: str | None) -> str | None:
@@ -460,9 +501,7 @@ class Client:
         token = _token(default_token() if token is None else token)
         self.authenticated = token is not None
         """Whether calls carry a token."""
-        interceptors = (
-            [_UnaryUnaryToken(token), _UnaryStreamToken(token)] if token is not None else None
-        )
+        interceptors = [_UnaryUnaryMetadata(token), _UnaryStreamMetadata(token)]
         if self.tls_ca is None:
             self._channel = grpc.aio.insecure_channel(self.address, interceptors=interceptors)
         else:
@@ -518,8 +557,12 @@ class Client:
         players: Iterable[str] = (),
         headers: Mapping[str, str] | None = None,
         comments: Iterable[str] = (),
+        *,
+        nodes: Iterable[pb.RecordNode] = (),
     ) -> pb.GameRecord:
-        """The game written down in its game's record format (PGN for chess, else JSON)."""
+        """The game written down in its game's record format (PGN for chess, else JSON);
+        `nodes`, a tree of moves with variations (as `import_game` answers it), replaces
+        `moves` and `comments` where given."""
         request = pb.ExportRequest(
             game=game,
             position=position,
@@ -527,8 +570,15 @@ class Client:
             players=list(players),
             headers=dict(headers or {}),
             comments=list(comments),
+            nodes=list(nodes),
         )
         return await self.call("ExportGame", request)
+
+    async def import_game(self, game: str, text: str) -> pb.GameTree:
+        """A game record (PGN for chess, the JSON `export` writes otherwise) read into its
+        start position, headers and tree of moves (`GameTree.nodes`: variations, comments,
+        clock times, evaluations)."""
+        return await self.call("ImportGame", pb.ImportRequest(game=game, text=text))
 
     async def open(
         self,
@@ -545,7 +595,10 @@ class Client:
         CloseSession from another client), a call opens it again and is made once more
         (see `Session`); `on_reopen(session)` hears each time."""
         request = pb.CreateSessionRequest(
-            game=game, engine=engine, options=_option_texts(options or {})
+            game=game,
+            engine=engine,
+            options=_option_texts(options or {}),
+            session_id=new_session_id(),
         )
         info = await self.call("CreateSession", request)
         return Session(self, info, reopen=reopen, options=options, on_reopen=on_reopen)

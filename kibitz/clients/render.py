@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kibitz.clients.values import Info, Result, RootMove
+from kibitz.clients.values import Info, Result, RootMove, Score
 from kibitz.v1 import engine_pb2 as pb
 
 
@@ -62,12 +62,14 @@ def result_text(result: Result, pv_moves: int = 12) -> str:
         width = max(4, *(len(name) for name in names.values()))
         estimates = any(root.score.visits is not None for root in roots)
         priors = any(root.prior is not None for root in roots)
+        gammons = any(root.score.win_gammon_probability is not None for root in roots)
         first = "outcome" if chance else "move"
         width = max(width, len(first))
         lines.append("")
         lines.append(
             f"  {first:<{width}}  {'score':>12}{_estimate_header(estimates, priors)}"
             + (f"  {'chance':>6}" if chance else "")
+            + (f"  {'win  gammon bg - loss gammon bg':<37}" if gammons else "")
             + "  line"
         )
         for root in roots:
@@ -76,9 +78,24 @@ def result_text(result: Result, pv_moves: int = 12) -> str:
             cells = _estimate_cells(root, priors) if estimates else ""
             if chance:
                 cells += f"  {root.probability or 0.0:>6.1%}"
+            if gammons:
+                cells += f"  {chances_text(root.score) or '-':<37}"
             score = str(root.score)
             lines.append(f"  {names[root.move]:<{width}}  {score:>12}{cells}  {line}")
     return "\n".join(lines)
+
+
+def chances_text(score: Score) -> str:
+    """The win, gammon and backgammon chances as GNU Backgammon writes them,
+    ``0.523 0.143 0.006 - 0.477 0.121 0.004`` (cumulative; the loss side after the dash), or
+    "" for a score without them."""
+    sides = (
+        (score.win_probability, score.win_gammon_probability, score.win_backgammon_probability),
+        (score.loss_probability, score.loss_gammon_probability, score.loss_backgammon_probability),
+    )
+    if any(value is None for side in sides for value in side):
+        return ""
+    return " - ".join(" ".join(f"{value:.3f}" for value in side) for side in sides)
 
 
 def _estimate_header(estimates: bool, priors: bool) -> str:

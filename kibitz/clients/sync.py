@@ -228,10 +228,15 @@ class SyncClient:
         players: Iterable[str] = (),
         headers: Mapping[str, str] | None = None,
         comments: Iterable[str] = (),
+        *,
+        nodes: Iterable[pb.RecordNode] = (),
     ) -> pb.GameRecord:
         return self._runner.run(
-            self._client.export(game, position, moves, players, headers, comments)
+            self._client.export(game, position, moves, players, headers, comments, nodes=nodes)
         )
+
+    def import_game(self, game: str, text: str) -> pb.GameTree:
+        return self._runner.run(self._client.import_game(game, text))
 
     def open(
         self,

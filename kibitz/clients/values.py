@@ -165,6 +165,12 @@ class Score:
     """Number of visits behind the estimate (MCTS)."""
     expected_value: float | None = None
     """The expected final return, unrounded (expectimax; backgammon: cubeless equity)."""
+    win_gammon_probability: float | None = None
+    """The chance that `player` wins a gammon or better (backgammon; cumulative as GNU
+    Backgammon writes it: it includes the backgammons)."""
+    win_backgammon_probability: float | None = None
+    loss_gammon_probability: float | None = None
+    loss_backgammon_probability: float | None = None
     proven: bool | None = None
     """Whether this is a proven result: a WIN, LOSS or DRAW with bound EXACT (the wire's
     `Score.proven`). Never None once made: a score made without it (here, or from a
@@ -194,6 +200,10 @@ class Score:
             loss_probability=optional("loss_probability"),
             visits=optional("visits"),
             expected_value=optional("expected_value"),
+            win_gammon_probability=optional("win_gammon_probability"),
+            win_backgammon_probability=optional("win_backgammon_probability"),
+            loss_gammon_probability=optional("loss_gammon_probability"),
+            loss_backgammon_probability=optional("loss_backgammon_probability"),
             proven=message.proven or None,
             label=message.label,
         )
@@ -204,7 +214,8 @@ class Score:
         Only meaningful in a two-player zero-sum game (`GameInfo.zero_sum`), where one
         player's win is the other's loss: WIN and LOSS swap (same plies), a heuristic value
         and the bounds change sign (LOWER and UPPER swap), the win and loss probabilities
-        swap. ValueError unless both this score's player and `player` are 0 or 1.
+        swap (gammons and backgammons too). ValueError unless both this score's player and
+        `player` are 0 or 1.
         """
         if player == self.player:
             return self
@@ -222,6 +233,10 @@ class Score:
             player=player,
             win_probability=self.loss_probability,
             loss_probability=self.win_probability,
+            win_gammon_probability=self.loss_gammon_probability,
+            win_backgammon_probability=self.loss_backgammon_probability,
+            loss_gammon_probability=self.win_gammon_probability,
+            loss_backgammon_probability=self.win_backgammon_probability,
             label="",  # the game's words were the other player's
         )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kibitz.games.base import Move
+from kibitz.games.capabilities import Chances
 from kibitz.vocabulary import Bound, ScoreKind, StopReason
 
 WIN = 1_000_000
@@ -39,11 +40,21 @@ class Score:
     expected: float | None = None
     """The expected final return, unrounded (engines that compute expected values);
     `value` then holds it in centi-units."""
+    chances: Chances | None = None
+    """Win, gammon and backgammon chances (games with `OutcomeChances`, expectimax)."""
 
     @classmethod
-    def from_expected(cls, expected: float, bound: Bound = Bound.EXACT) -> Score:
+    def from_expected(
+        cls, expected: float, bound: Bound = Bound.EXACT, chances: Chances | None = None
+    ) -> Score:
         """An expected return in the game's units (HEURISTIC, `value` rounded to centi)."""
-        return cls(ScoreKind.HEURISTIC, value=round(expected * 100), bound=bound, expected=expected)
+        return cls(
+            ScoreKind.HEURISTIC,
+            value=round(expected * 100),
+            bound=bound,
+            expected=expected,
+            chances=chances,
+        )
 
     @classmethod
     def from_internal(cls, score: int, bound: Bound = Bound.EXACT, proven: bool = False) -> Score:

@@ -5,12 +5,20 @@ from kibitz.games.base import (
     CHANCE,
     Game,
     GameRecord,
+    GameTree,
     IllegalMoveError,
     Move,
     NotationError,
+    RecordNode,
     quoted,
 )
-from kibitz.games.capabilities import CAPABILITIES, Capability, Presentation, capabilities_of
+from kibitz.games.capabilities import (
+    CAPABILITIES,
+    Capability,
+    Chances,
+    Presentation,
+    capabilities_of,
+)
 from kibitz.games.chess import Chess
 from kibitz.games.connect4 import ConnectFour
 from kibitz.games.hex import Hex
@@ -32,13 +40,16 @@ __all__ = [
     "CHANCE",
     "GAMES",
     "Capability",
+    "Chances",
     "Diagram",
     "Game",
     "GameRecord",
+    "GameTree",
     "IllegalMoveError",
     "Move",
     "NotationError",
     "Presentation",
+    "RecordNode",
     "capabilities_of",
     "quoted",
 ]

@@ -26,7 +26,7 @@ import logging
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 Move = Hashable
@@ -143,6 +143,69 @@ class GameRecord:
     media_type: str
     """Its media type, e.g. "application/json", "application/x-chess-pgn"."""
     text: str
+
+
+MAX_RECORD_CHARACTERS = 1_000_000
+"""The longest game record `Game.read_record` reads."""
+MAX_RECORD_NODES = 10_000
+"""The most moves (main line and variations together) a game's tree may have."""
+
+
+@dataclass(frozen=True)
+class RecordNode:
+    """A move of a game's tree (`Game.read_record`, `Game.export_tree`): the tree is a list
+    of nodes, each after its `parent`, the main line first among a node's children."""
+
+    parent: int
+    """The index of the node the move is played from; -1: the start position."""
+    move: str
+    """The move in the game's notation."""
+    label: str = ""
+    """The move as people read it (chess: SAN)."""
+    comment: str = ""
+    """The comment after the move, without its clock and evaluation."""
+    clock_ms: int | None = None
+    """The mover's time left after the move."""
+    eval_centi: int | None = None
+    """The evaluation after the move in centi-units from the first player's side."""
+    eval_plies: int | None = None
+    """A proven result after the move: plies to the end, positive when the first player
+    wins, negative when the second does."""
+
+
+@dataclass(frozen=True)
+class GameTree:
+    """A game read from its record: the start position, the headers and the moves."""
+
+    start: str
+    headers: dict[str, str] = field(default_factory=dict)
+    nodes: tuple[RecordNode, ...] = ()
+
+
+def main_line(nodes: Sequence[RecordNode]) -> list[int]:
+    """The indices of a tree's main line: from the start, each node's first child."""
+    first_child: dict[int, int] = {}
+    for index, node in enumerate(nodes):
+        first_child.setdefault(node.parent, index)
+    line, at = [], first_child.get(-1)
+    while at is not None:
+        line.append(at)
+        at = first_child.get(at)
+    return line
+
+
+def check_record_size(text: str) -> None:
+    """NotationError for a record longer than `MAX_RECORD_CHARACTERS`."""
+    if len(text) > MAX_RECORD_CHARACTERS:
+        raise NotationError(
+            f"the record has {len(text)} characters, more than {MAX_RECORD_CHARACTERS}"
+        )
+
+
+def check_node_count(count: int) -> None:
+    """NotationError for a tree of more than `MAX_RECORD_NODES` moves."""
+    if count > MAX_RECORD_NODES:
+        raise NotationError(f"the record has more than {MAX_RECORD_NODES} moves")
 
 
 class Game(ABC):
@@ -346,6 +409,70 @@ class Game(ABC):
         }
         return GameRecord("json", "application/json", json.dumps(record, indent=2) + "\n")
 
+    def export_tree(
+        self,
+        nodes: Sequence[RecordNode],
+        players: Sequence[str] = (),
+        headers: Mapping[str, str] | None = None,
+    ) -> GameRecord:
+        """`export_record` of a tree of moves from this position (`RecordNode`s: variations,
+        clock times, evaluations). This default writes the main line as `export_record` does
+        and adds every node ("nodes", camelCase fields as on the wire)."""
+        tree = self.checked_tree(nodes)
+        line = main_line(tree)
+        record = self.export_record(
+            [tree[i].move for i in line], players, headers, [tree[i].comment for i in line]
+        )
+        written = json.loads(record.text)
+        written["nodes"] = [_node_json(node) for node in tree]
+        return replace(record, text=json.dumps(written, indent=2) + "\n")
+
+    @classmethod
+    def read_record(cls, text: str) -> GameTree:
+        """A game from its record as `export_tree` (or `export_record`) writes it, checked
+        move by move. Fails only with NotationError or IllegalMoveError, short messages; a
+        record over `MAX_RECORD_CHARACTERS` or `MAX_RECORD_NODES` is refused. This default
+        reads the JSON record: "start", "headers", and "nodes" or "moves" and "comments"."""
+        check_record_size(text)
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            raise NotationError(f"a {cls.name} record is the JSON ExportGame writes") from None
+        if not isinstance(data, dict):
+            raise NotationError(f"a {cls.name} record is a JSON object (as ExportGame writes)")
+        start = cls.read_position(_json_text(data, "start"))
+        headers = data.get("headers") or {}
+        if not isinstance(headers, dict):
+            raise NotationError("the record's headers are not an object")
+        if "nodes" in data:
+            nodes = _nodes_from_json(data["nodes"])
+        else:
+            nodes = _line_from_json(data.get("moves"), data.get("comments"))
+        tree = start.checked_tree(nodes)
+        return GameTree(start.position(), {str(k): str(v) for k, v in headers.items()}, tree)
+
+    def checked_tree(self, nodes: Sequence[RecordNode]) -> tuple[RecordNode, ...]:
+        """`nodes`, a tree of moves from this position, checked (each parent an earlier
+        node, each move legal where it is played, at most `MAX_RECORD_NODES`) and written
+        again: each move in the game's notation, with its label. NotationError or
+        IllegalMoveError naming the node."""
+        check_node_count(len(nodes))
+        states: list[Game] = []
+        checked: list[RecordNode] = []
+        for index, node in enumerate(nodes):
+            if not -1 <= node.parent < index:
+                raise NotationError(f"node {index + 1}: its parent is no earlier node")
+            state = (self if node.parent < 0 else states[node.parent]).clone()
+            try:
+                move = state.read_move(node.move)
+            except ValueError as exc:
+                raise type(exc)(f"node {index + 1} ({quoted(node.move)}): {exc}") from None
+            text, label = state.format_move(move), state.label_line([move])[0]
+            state.play(move)
+            states.append(state)
+            checked.append(replace(node, move=text, label=label))
+        return tuple(checked)
+
     # -- conveniences built on the interface --------------------------------------------------
 
     def play_text(self, text: str) -> Move:
@@ -385,3 +512,65 @@ class Game(ABC):
             for _ in range(played):
                 self.undo()
             raise
+
+
+_NODE_FIELDS = (
+    ("parent", "parent", int),
+    ("move", "move", str),
+    ("label", "label", str),
+    ("comment", "comment", str),
+    ("clock_ms", "clockMs", int),
+    ("eval_centi", "evalCenti", int),
+    ("eval_plies", "evalPlies", int),
+)
+"""A RecordNode's attributes, their names in a JSON record and their types."""
+
+
+def _node_json(node: RecordNode) -> dict[str, object]:
+    """A node as a JSON record writes it (its unknown numbers left out)."""
+    values = {key: getattr(node, name) for name, key, _ in _NODE_FIELDS}
+    return {key: value for key, value in values.items() if value is not None}
+
+
+def _nodes_from_json(items: object) -> list[RecordNode]:
+    """The "nodes" of a JSON record (`_node_json`'s), their types checked."""
+    if not isinstance(items, list):
+        raise NotationError("the record's nodes are not a list")
+    check_node_count(len(items))
+    nodes = []
+    for index, item in enumerate(items, start=1):
+        if not isinstance(item, dict):
+            raise NotationError(f"node {index} is not an object")
+        values = {}
+        for name, key, kind in _NODE_FIELDS:
+            value = item.get(key)
+            if value is None:
+                continue
+            if type(value) is not kind:  # bool is no int here
+                raise NotationError(f"node {index}: {key} is not a {kind.__name__}")
+            values[name] = value
+        if "parent" not in values or "move" not in values:
+            raise NotationError(f"node {index} lacks its parent or its move")
+        nodes.append(RecordNode(**values))
+    return nodes
+
+
+def _line_from_json(moves: object, comments: object) -> list[RecordNode]:
+    """The "moves" and "comments" of a JSON record as a tree of one line."""
+    moves, comments = moves or [], comments or []
+    if not isinstance(moves, list) or not all(isinstance(move, str) for move in moves):
+        raise NotationError("the record's moves are not a list of moves")
+    if not isinstance(comments, list) or not all(isinstance(text, str) for text in comments):
+        raise NotationError("the record's comments are not a list of texts")
+    check_node_count(len(moves))
+    return [
+        RecordNode(index - 1, move, comment=comments[index] if index < len(comments) else "")
+        for index, move in enumerate(moves)
+    ]
+
+
+def _json_text(data: dict, key: str) -> str:
+    value = data.get(key) or ""
+    if not isinstance(value, str):
+        raise NotationError(f"the record's {key} is not a text")
+    return value

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from dataclasses import astuple, dataclass
 from typing import ClassVar
 
 from kibitz.games.base import Move
@@ -197,6 +198,57 @@ class ExpectedReturn(Capability):
         `return_bounds`; asked at any non-terminal position, chance nodes included."""
 
 
+@dataclass(frozen=True, slots=True)
+class Chances:
+    """How a game with gammons may end, from one player's point of view, cumulative as GNU
+    Backgammon writes them (``0.523 0.143 0.006 - 0.477 0.121 0.004``): `win_gammon`
+    includes `win_backgammon`, `win` includes both; the loss side likewise, and the loss
+    itself is ``1 - win``. Consistent: ``win_backgammon <= win_gammon <= win`` and
+    ``loss_backgammon <= loss_gammon <= loss``."""
+
+    win: float
+    win_gammon: float = 0.0
+    win_backgammon: float = 0.0
+    loss_gammon: float = 0.0
+    loss_backgammon: float = 0.0
+
+    @property
+    def loss(self) -> float:
+        return 1.0 - self.win
+
+    def flipped(self) -> Chances:
+        """The same chances from the other player's point of view."""
+        return Chances(
+            self.loss, self.loss_gammon, self.loss_backgammon, self.win_gammon, self.win_backgammon
+        )
+
+    @staticmethod
+    def average(weighted: list[tuple[float, Chances]]) -> Chances:
+        """The weighted average of chances (weights need not sum to 1; at least one > 0)."""
+        total = sum(weight for weight, _ in weighted)
+        columns = zip(*(astuple(chances) for _, chances in weighted), strict=True)
+        weights = [weight for weight, _ in weighted]
+        return Chances(
+            *(
+                sum(w * v for w, v in zip(weights, column, strict=True)) / total
+                for column in columns
+            )
+        )
+
+
+class OutcomeChances(Capability):
+    """Estimates of how the game ends (win, gammon, backgammon for each side), for games
+    whose returns count several kinds of win (backgammon); expectimax reports them with the
+    scores of its root moves."""
+
+    capability_name: ClassVar[str] = "outcome chances (outcome_chances())"
+
+    @abstractmethod
+    def outcome_chances(self, player: int) -> Chances:
+        """The chances from `player`'s point of view, by the same estimate as
+        `ExpectedReturn.expected_return` (before the roll; exact at the end of a game)."""
+
+
 class Presentation(Capability):
     """A drawing of the position that a page draws and clicks without knowing the game
     (kibitz.games.presentation, docs/games.md "How a game presents itself")."""
@@ -223,6 +275,7 @@ CAPABILITIES: tuple[type[Capability], ...] = (
     Playout,
     MovePriors,
     ExpectedReturn,
+    OutcomeChances,
     Presentation,
 )
 """Every capability, in the order listings show them."""

@@ -16,7 +16,7 @@ from kibitz.engines import (
     Score,
     default_engine_for,
 )
-from kibitz.games import Game, Move, capabilities_of, quoted
+from kibitz.games import Chances, Game, Move, capabilities_of, quoted
 from kibitz.v1 import engine_pb2 as pb
 from kibitz.vocabulary import Bound, ScoreKind, StopReason, is_proven, score_text
 
@@ -48,7 +48,20 @@ def score_to_pb(score: Score, player: int, game: type[Game] = Game) -> pb.Score:
         message.visits = score.visits
     if score.expected is not None:
         message.expected_value = score.expected
+    if score.chances is not None:
+        _set_chances(message, score.chances)
     return message
+
+
+def _set_chances(message: pb.Score, chances: Chances) -> None:
+    """The outcome chances on the wire: win and loss, then the cumulative gammons and
+    backgammons of each side."""
+    message.win_probability = chances.win
+    message.loss_probability = chances.loss
+    message.win_gammon_probability = chances.win_gammon
+    message.win_backgammon_probability = chances.win_backgammon
+    message.loss_gammon_probability = chances.loss_gammon
+    message.loss_backgammon_probability = chances.loss_backgammon
 
 
 def score_label(score: Score, game: type[Game]) -> str:

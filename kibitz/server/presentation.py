@@ -1,13 +1,14 @@
 """How the server presents a game to people, through the game alone: a checked position
 (Describe's PositionInfo) with its labels and its diagram, and a game written down
-(ExportGame). The server names no game: each game draws itself (`Presentation`), labels its
-moves (`Game.label_line`) and writes its records (`Game.export_record`)."""
+(ExportGame) and read back (ImportGame). The server names no game: each game draws itself
+(`Presentation`), labels its moves (`Game.label_line`), writes its records
+(`Game.export_record`, `Game.export_tree`) and reads them (`Game.read_record`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kibitz.games import CHANCE, Diagram, Game, Move, Presentation
+from kibitz.games import CHANCE, Diagram, Game, Move, Presentation, RecordNode
 from kibitz.server import convert
 from kibitz.server.validation import invalid, parse_position
 from kibitz.v1 import engine_pb2 as pb
@@ -20,6 +21,7 @@ def position_info(game: type[Game], position: str, entries: Sequence[str]) -> pb
     start = game.read_position(position)
     played = _moves(start, expanded)
     labels = start.label_line(played)
+    sizes = [len(start.split_moves(entry)) for entry in entries]
     legal = state.legal_moves()
     message = pb.PositionInfo(
         game=game.name,
@@ -30,7 +32,8 @@ def position_info(game: type[Game], position: str, entries: Sequence[str]) -> pb
         legal_move_labels=state.move_labels(legal),
         perspective=state.perspective(),
         board_shape=state.shape(),
-        played_labels=_grouped(labels, [len(start.split_moves(entry)) for entry in entries]),
+        played_labels=_grouped(labels, sizes),
+        played_chance=_chance_entries(start, played, sizes),
         move_number=state.move_number(),
     )
     if isinstance(state, Presentation):
@@ -53,6 +56,19 @@ def _moves(start: Game, texts: Sequence[str]) -> list[Move]:
         walker.play(move)
         moves.append(move)
     return moves
+
+
+def _chance_entries(start: Game, played: list[Move], sizes: list[int]) -> list[bool]:
+    """For each move-list entry (`sizes[i]` moves of `played`, from `start`): whether it
+    was played at a chance event (its first move is an outcome)."""
+    walker = start.clone()
+    chance, index = [], 0
+    for size in sizes:
+        chance.append(walker.to_move() == CHANCE)
+        for move in played[index : index + size]:
+            walker.play(move)
+        index += size
+    return chance
 
 
 def _grouped(labels: list[str], sizes: list[int]) -> list[str]:
@@ -107,10 +123,57 @@ def diagram_to_pb(diagram: Diagram, state: Game) -> pb.Diagram:
 def game_record(game: type[Game], request: pb.ExportRequest) -> pb.GameRecord:
     """The game of an ExportRequest in its game's record format."""
     start, _ = parse_position(game, request.position, [])
+    players, headers = list(request.players), dict(request.headers)
     try:
-        record = start.export_record(
-            list(request.moves), list(request.players), dict(request.headers), request.comments
-        )
+        if request.nodes:
+            nodes = [node_from_pb(node) for node in request.nodes]
+            record = start.export_tree(nodes, players, headers)
+        else:
+            record = start.export_record(list(request.moves), players, headers, request.comments)
     except ValueError as exc:
-        raise invalid(f"moves: {exc}") from None
+        raise invalid(f"{'nodes' if request.nodes else 'moves'}: {exc}") from None
     return pb.GameRecord(format=record.format, media_type=record.media_type, text=record.text)
+
+
+def game_tree(game: type[Game], request: pb.ImportRequest) -> pb.GameTree:
+    """The game of an ImportRequest's record, read by its game (INVALID_ARGUMENT, saying
+    why, for a record it cannot read)."""
+    try:
+        tree = game.read_record(request.text)
+    except ValueError as exc:
+        raise invalid(f"record: {exc}") from None
+    return pb.GameTree(
+        game=game.name,
+        position=tree.start,
+        headers=tree.headers,
+        nodes=[node_to_pb(node) for node in tree.nodes],
+    )
+
+
+def node_from_pb(node: pb.RecordNode) -> RecordNode:
+    """A RecordNode from the wire (its optional numbers None where unset)."""
+    return RecordNode(
+        parent=node.parent,
+        move=node.move,
+        label=node.label,
+        comment=node.comment,
+        clock_ms=node.clock_ms if node.HasField("clock_ms") else None,
+        eval_centi=node.eval_centi if node.HasField("eval_centi") else None,
+        eval_plies=node.eval_plies if node.HasField("eval_plies") else None,
+    )
+
+
+def node_to_pb(node: RecordNode) -> pb.RecordNode:
+    """A RecordNode on the wire."""
+    numbers = {
+        "clock_ms": node.clock_ms,
+        "eval_centi": node.eval_centi,
+        "eval_plies": node.eval_plies,
+    }
+    return pb.RecordNode(
+        parent=node.parent,
+        move=node.move,
+        label=node.label,
+        comment=node.comment,
+        **{name: value for name, value in numbers.items() if value is not None},
+    )

@@ -139,6 +139,12 @@ class EngineService(pb_grpc.EngineServiceServicer):
     async def ExportGame(self, request: pb.ExportRequest, context) -> pb.GameRecord:
         return presentation.game_record(game_named(request.game), request)
 
+    @_handles_errors
+    async def ImportGame(self, request: pb.ImportRequest, context) -> pb.GameTree:
+        # a long record takes a while to read: in a thread, the other calls go on
+        game = game_named(request.game)
+        return await asyncio.to_thread(presentation.game_tree, game, request)
+
     # -- sessions -------------------------------------------------------------------------
 
     def _session_pb(self, session: Session) -> pb.Session:
@@ -172,7 +178,9 @@ class EngineService(pb_grpc.EngineServiceServicer):
         engine = engine_for(request.engine, game)
         options = {**engine.default_options(), **typed_options(engine, request.options)}
         owner = self._caller(context)
-        session = await self.sessions.open(game, engine, options, owner, self._configured_worker)
+        session = await self.sessions.open(
+            game, engine, options, owner, self._configured_worker, request.session_id
+        )
         log.info("session opened for %s: %s with %s", owner, game.name, engine.name)
         log.debug("session %s opened", session.id)
         return self._session_pb(session)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -20,6 +21,9 @@ from kibitz.server.errors import ServiceError
 from kibitz.server.worker import Worker
 
 log = logging.getLogger("kibitz.server")
+
+SESSION_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
+"""A session id a caller may propose: long enough to be unguessable when made at random."""
 
 WorkerFactory = Callable[[tuple[str, str, dict[str, Any]]], Awaitable[Worker]]
 """Gives a worker configured with (game, engine, options)."""
@@ -95,6 +99,7 @@ class SessionRegistry:
         """Whether only a session's owner may see it (the server requires tokens)."""
         self._sessions: dict[str, Session] = {}
         self._opening: list[str] = []  # owners of sessions being created (counted too)
+        self._opening_ids: set[str] = set()
 
     def __len__(self) -> int:
         return len(self._sessions)
@@ -105,7 +110,8 @@ class SessionRegistry:
         if session is None or (self.private and caller is not None and session.owner != caller):
             raise ServiceError(
                 grpc.StatusCode.NOT_FOUND,
-                f"no session {quoted(session_id)} (closed, expired, or never created)",
+                f"no session {quoted(session_id)} on this server (closed, expired, never "
+                "created, or held by a server that is gone)",
             )
         session.touch()
         return session
@@ -121,8 +127,11 @@ class SessionRegistry:
         options: dict[str, Any],
         owner: str,
         start_worker: WorkerFactory,
+        proposed_id: str = "",
     ) -> Session:
-        """A new session with a started worker; RESOURCE_EXHAUSTED when a limit is hit."""
+        """A new session with a started worker, under `proposed_id` if given (else a new
+        random id); RESOURCE_EXHAUSTED when a limit is hit."""
+        session_id = self._free_id(proposed_id)
         if len(self._sessions) + len(self._opening) >= self.max_sessions:
             raise ServiceError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -140,16 +149,32 @@ class SessionRegistry:
         memory = MemoryBudget.need_mb(engine, options)
         self.budget.reserve(memory, f"a {game.name} session with {engine.name}")
         self._opening.append(owner)
+        self._opening_ids.add(session_id)
         try:
-            session = Session(uuid.uuid4().hex, game, engine, options, owner, memory, start_worker)
+            session = Session(session_id, game, engine, options, owner, memory, start_worker)
             await session.live_worker()
         except BaseException:
             self.budget.release(memory)
             raise
         finally:
             self._opening.remove(owner)
+            self._opening_ids.discard(session_id)
         self._sessions[session.id] = session
         return session
+
+    def _free_id(self, proposed: str) -> str:
+        """`proposed` if it is a well-formed id no session has, else INVALID_ARGUMENT or
+        ALREADY_EXISTS; a new random id when none is proposed."""
+        if not proposed:
+            return uuid.uuid4().hex
+        if not SESSION_ID.fullmatch(proposed):
+            raise ServiceError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"session_id {quoted(proposed)} is not 16 to 64 letters, digits, '-' or '_'",
+            )
+        if proposed in self._sessions or proposed in self._opening_ids:
+            raise _taken(proposed)
+        return proposed
 
     def recharge(self, session: Session, options: dict[str, Any]) -> None:
         """Charge the budget for `options` (all of them) instead of the session's current
@@ -199,3 +224,10 @@ class SessionRegistry:
                         )
                     except Exception:  # keep expiring the others
                         log.exception("closing an idle session failed")
+
+
+def _taken(session_id: str) -> ServiceError:
+    return ServiceError(
+        grpc.StatusCode.ALREADY_EXISTS,
+        f"a session with id {quoted(session_id)} exists; propose another (a random one)",
+    )

@@ -114,7 +114,7 @@ class DescribeRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., moves: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class PositionInfo(_message.Message):
-    __slots__ = ("game", "position", "board", "to_move", "legal_moves", "game_over", "probabilities", "perspective", "board_shape", "legal_move_labels", "diagram", "played_labels", "move_number")
+    __slots__ = ("game", "position", "board", "to_move", "legal_moves", "game_over", "probabilities", "perspective", "board_shape", "legal_move_labels", "diagram", "played_labels", "move_number", "played_chance")
     GAME_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     BOARD_FIELD_NUMBER: _ClassVar[int]
@@ -128,6 +128,7 @@ class PositionInfo(_message.Message):
     DIAGRAM_FIELD_NUMBER: _ClassVar[int]
     PLAYED_LABELS_FIELD_NUMBER: _ClassVar[int]
     MOVE_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_CHANCE_FIELD_NUMBER: _ClassVar[int]
     game: str
     position: str
     board: str
@@ -141,7 +142,8 @@ class PositionInfo(_message.Message):
     diagram: Diagram
     played_labels: _containers.RepeatedScalarFieldContainer[str]
     move_number: int
-    def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., board: _Optional[str] = ..., to_move: _Optional[int] = ..., legal_moves: _Optional[_Iterable[str]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., probabilities: _Optional[_Iterable[float]] = ..., perspective: _Optional[int] = ..., board_shape: _Optional[_Iterable[int]] = ..., legal_move_labels: _Optional[_Iterable[str]] = ..., diagram: _Optional[_Union[Diagram, _Mapping]] = ..., played_labels: _Optional[_Iterable[str]] = ..., move_number: _Optional[int] = ...) -> None: ...
+    played_chance: _containers.RepeatedScalarFieldContainer[bool]
+    def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., board: _Optional[str] = ..., to_move: _Optional[int] = ..., legal_moves: _Optional[_Iterable[str]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., probabilities: _Optional[_Iterable[float]] = ..., perspective: _Optional[int] = ..., board_shape: _Optional[_Iterable[int]] = ..., legal_move_labels: _Optional[_Iterable[str]] = ..., diagram: _Optional[_Union[Diagram, _Mapping]] = ..., played_labels: _Optional[_Iterable[str]] = ..., move_number: _Optional[int] = ..., played_chance: _Optional[_Iterable[bool]] = ...) -> None: ...
 
 class Diagram(_message.Message):
     __slots__ = ("kind", "rows", "columns", "places", "targets", "highlights", "dice", "gauges", "column_labels", "row_labels", "colors", "edges", "checkered")
@@ -228,7 +230,7 @@ class Gauge(_message.Message):
     def __init__(self, label: _Optional[str] = ..., value: _Optional[int] = ..., maximum: _Optional[int] = ..., owner: _Optional[int] = ...) -> None: ...
 
 class ExportRequest(_message.Message):
-    __slots__ = ("game", "position", "moves", "players", "headers", "comments")
+    __slots__ = ("game", "position", "moves", "players", "headers", "comments", "nodes")
     class HeadersEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -242,13 +244,60 @@ class ExportRequest(_message.Message):
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     HEADERS_FIELD_NUMBER: _ClassVar[int]
     COMMENTS_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
     game: str
     position: str
     moves: _containers.RepeatedScalarFieldContainer[str]
     players: _containers.RepeatedScalarFieldContainer[str]
     headers: _containers.ScalarMap[str, str]
     comments: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., moves: _Optional[_Iterable[str]] = ..., players: _Optional[_Iterable[str]] = ..., headers: _Optional[_Mapping[str, str]] = ..., comments: _Optional[_Iterable[str]] = ...) -> None: ...
+    nodes: _containers.RepeatedCompositeFieldContainer[RecordNode]
+    def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., moves: _Optional[_Iterable[str]] = ..., players: _Optional[_Iterable[str]] = ..., headers: _Optional[_Mapping[str, str]] = ..., comments: _Optional[_Iterable[str]] = ..., nodes: _Optional[_Iterable[_Union[RecordNode, _Mapping]]] = ...) -> None: ...
+
+class RecordNode(_message.Message):
+    __slots__ = ("parent", "move", "label", "comment", "clock_ms", "eval_centi", "eval_plies")
+    PARENT_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    COMMENT_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_MS_FIELD_NUMBER: _ClassVar[int]
+    EVAL_CENTI_FIELD_NUMBER: _ClassVar[int]
+    EVAL_PLIES_FIELD_NUMBER: _ClassVar[int]
+    parent: int
+    move: str
+    label: str
+    comment: str
+    clock_ms: int
+    eval_centi: int
+    eval_plies: int
+    def __init__(self, parent: _Optional[int] = ..., move: _Optional[str] = ..., label: _Optional[str] = ..., comment: _Optional[str] = ..., clock_ms: _Optional[int] = ..., eval_centi: _Optional[int] = ..., eval_plies: _Optional[int] = ...) -> None: ...
+
+class ImportRequest(_message.Message):
+    __slots__ = ("game", "text")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    text: str
+    def __init__(self, game: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
+
+class GameTree(_message.Message):
+    __slots__ = ("game", "position", "headers", "nodes")
+    class HeadersEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    HEADERS_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    position: str
+    headers: _containers.ScalarMap[str, str]
+    nodes: _containers.RepeatedCompositeFieldContainer[RecordNode]
+    def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., headers: _Optional[_Mapping[str, str]] = ..., nodes: _Optional[_Iterable[_Union[RecordNode, _Mapping]]] = ...) -> None: ...
 
 class GameRecord(_message.Message):
     __slots__ = ("format", "media_type", "text")
@@ -261,7 +310,7 @@ class GameRecord(_message.Message):
     def __init__(self, format: _Optional[str] = ..., media_type: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
 
 class CreateSessionRequest(_message.Message):
-    __slots__ = ("game", "engine", "options")
+    __slots__ = ("game", "engine", "options", "session_id")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -272,10 +321,12 @@ class CreateSessionRequest(_message.Message):
     GAME_FIELD_NUMBER: _ClassVar[int]
     ENGINE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     game: str
     engine: str
     options: _containers.ScalarMap[str, str]
-    def __init__(self, game: _Optional[str] = ..., engine: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    session_id: str
+    def __init__(self, game: _Optional[str] = ..., engine: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., session_id: _Optional[str] = ...) -> None: ...
 
 class Session(_message.Message):
     __slots__ = ("id", "game", "engine", "options", "searching", "searches", "idle_timeout_seconds", "owner", "idle_seconds", "idle_timeout_ms", "idle_ms")
@@ -449,7 +500,7 @@ class SearchResponse(_message.Message):
     def __init__(self, info: _Optional[_Union[Info, _Mapping]] = ..., result: _Optional[_Union[Result, _Mapping]] = ...) -> None: ...
 
 class Score(_message.Message):
-    __slots__ = ("kind", "centi", "plies", "bound", "win_probability", "draw_probability", "loss_probability", "visits", "player", "expected_value", "proven", "label")
+    __slots__ = ("kind", "centi", "plies", "bound", "win_probability", "draw_probability", "loss_probability", "visits", "player", "expected_value", "proven", "label", "win_gammon_probability", "win_backgammon_probability", "loss_gammon_probability", "loss_backgammon_probability")
     class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         KIND_UNSPECIFIED: _ClassVar[Score.Kind]
@@ -484,6 +535,10 @@ class Score(_message.Message):
     EXPECTED_VALUE_FIELD_NUMBER: _ClassVar[int]
     PROVEN_FIELD_NUMBER: _ClassVar[int]
     LABEL_FIELD_NUMBER: _ClassVar[int]
+    WIN_GAMMON_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    WIN_BACKGAMMON_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    LOSS_GAMMON_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    LOSS_BACKGAMMON_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
     kind: Score.Kind
     centi: int
     plies: int
@@ -496,7 +551,11 @@ class Score(_message.Message):
     expected_value: float
     proven: bool
     label: str
-    def __init__(self, kind: _Optional[_Union[Score.Kind, str]] = ..., centi: _Optional[int] = ..., plies: _Optional[int] = ..., bound: _Optional[_Union[Score.Bound, str]] = ..., win_probability: _Optional[float] = ..., draw_probability: _Optional[float] = ..., loss_probability: _Optional[float] = ..., visits: _Optional[int] = ..., player: _Optional[int] = ..., expected_value: _Optional[float] = ..., proven: _Optional[bool] = ..., label: _Optional[str] = ...) -> None: ...
+    win_gammon_probability: float
+    win_backgammon_probability: float
+    loss_gammon_probability: float
+    loss_backgammon_probability: float
+    def __init__(self, kind: _Optional[_Union[Score.Kind, str]] = ..., centi: _Optional[int] = ..., plies: _Optional[int] = ..., bound: _Optional[_Union[Score.Bound, str]] = ..., win_probability: _Optional[float] = ..., draw_probability: _Optional[float] = ..., loss_probability: _Optional[float] = ..., visits: _Optional[int] = ..., player: _Optional[int] = ..., expected_value: _Optional[float] = ..., proven: _Optional[bool] = ..., label: _Optional[str] = ..., win_gammon_probability: _Optional[float] = ..., win_backgammon_probability: _Optional[float] = ..., loss_gammon_probability: _Optional[float] = ..., loss_backgammon_probability: _Optional[float] = ...) -> None: ...
 
 class Info(_message.Message):
     __slots__ = ("depth", "selective_depth", "score", "nodes", "nodes_per_second", "time_ms", "pv", "multipv", "hash_full", "root_moves", "queued_ms", "pv_labels")

@@ -60,6 +60,11 @@ class EngineServiceStub:
                 request_serializer=kibitz_dot_v1_dot_engine__pb2.ExportRequest.SerializeToString,
                 response_deserializer=kibitz_dot_v1_dot_engine__pb2.GameRecord.FromString,
                 _registered_method=True)
+        self.ImportGame = channel.unary_unary(
+                '/kibitz.v1.EngineService/ImportGame',
+                request_serializer=kibitz_dot_v1_dot_engine__pb2.ImportRequest.SerializeToString,
+                response_deserializer=kibitz_dot_v1_dot_engine__pb2.GameTree.FromString,
+                _registered_method=True)
         self.CreateSession = channel.unary_unary(
                 '/kibitz.v1.EngineService/CreateSession',
                 request_serializer=kibitz_dot_v1_dot_engine__pb2.CreateSessionRequest.SerializeToString,
@@ -148,6 +153,16 @@ class EngineServiceServicer:
     def ExportGame(self, request, context):
         """Writes a game down in its game's record format (PGN for chess, JSON otherwise), for a
         file to download. INVALID_ARGUMENT for a malformed position or an illegal move.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ImportGame(self, request, context):
+        """Reads a game record (PGN for chess, the JSON record ExportGame writes otherwise) into
+        its tree of moves: the main line and every variation, with comments, clock times and
+        evaluations. INVALID_ARGUMENT for a record that cannot be read (an illegal move: which
+        one), over 1 MB, or of more than 10000 moves.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -255,6 +270,11 @@ def add_EngineServiceServicer_to_server(servicer, server):
                     servicer.ExportGame,
                     request_deserializer=kibitz_dot_v1_dot_engine__pb2.ExportRequest.FromString,
                     response_serializer=kibitz_dot_v1_dot_engine__pb2.GameRecord.SerializeToString,
+            ),
+            'ImportGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.ImportGame,
+                    request_deserializer=kibitz_dot_v1_dot_engine__pb2.ImportRequest.FromString,
+                    response_serializer=kibitz_dot_v1_dot_engine__pb2.GameTree.SerializeToString,
             ),
             'CreateSession': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateSession,
@@ -421,6 +441,33 @@ class EngineService:
             '/kibitz.v1.EngineService/ExportGame',
             kibitz_dot_v1_dot_engine__pb2.ExportRequest.SerializeToString,
             kibitz_dot_v1_dot_engine__pb2.GameRecord.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ImportGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kibitz.v1.EngineService/ImportGame',
+            kibitz_dot_v1_dot_engine__pb2.ImportRequest.SerializeToString,
+            kibitz_dot_v1_dot_engine__pb2.GameTree.FromString,
             options,
             channel_credentials,
             insecure,

@@ -102,9 +102,25 @@ def score_value(score: Score) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def first_player_plies(score: Score) -> int | None:
+    """A proven win or loss as plies to the end, positive when the first player wins (a
+    record's `RecordNode.eval_plies`); None for anything else."""
+    try:
+        first = score.for_player(0)
+    except ValueError:
+        return None
+    if not first.proven or first.kind not in (ScoreKind.WIN, ScoreKind.LOSS):
+        return None
+    return first.plies if first.kind is ScoreKind.WIN else -first.plies
+
+
 def _score_fields(message: pb.Score) -> dict[str, Any]:
     score = Score.from_pb(message)
-    return {"text": str(score), "firstPlayerValue": score_value(score), "proven": score.proven}
+    fields = {"text": str(score), "firstPlayerValue": score_value(score), "proven": score.proven}
+    plies = first_player_plies(score)
+    if plies is not None:
+        fields["firstPlayerPlies"] = plies
+    return fields
 
 
 def _annotate(data: dict[str, Any], message: pb.Info | pb.Result) -> None:
@@ -214,6 +230,24 @@ def _moves(data: dict[str, Any]) -> list[str]:
     if not isinstance(moves, list) or not all(isinstance(move, str) for move in moves):
         raise RequestError("moves must be a list of strings")
     return moves
+
+
+MAX_NODES = 10_000
+"""The most nodes an export may send (the server's limit)."""
+
+
+def _nodes(data: dict[str, Any]) -> list[pb.RecordNode]:
+    """An export's tree of moves: RecordNodes in their JSON form (`parent`, `move`,
+    `comment`, `clockMs`, `evalCenti`, `evalPlies`)."""
+    nodes = data.get("nodes") or []
+    if not isinstance(nodes, list) or len(nodes) > MAX_NODES:
+        raise RequestError(f"nodes must be a list of at most {MAX_NODES} moves")
+    if not all(isinstance(node, dict) for node in nodes):
+        raise RequestError("nodes must be objects (parent, move, ...)")
+    try:
+        return [json_format.ParseDict(node, pb.RecordNode()) for node in nodes]
+    except json_format.ParseError as exc:
+        raise RequestError(f"nodes: {str(exc)[:200]}") from None
 
 
 def _options(data: dict[str, Any]) -> dict[str, str]:
@@ -464,7 +498,7 @@ async def export(request: Request, gateway: Gateway) -> Response:
         "Site": "kibitz",
         "Date": stamp.strftime("%Y.%m.%d"),
     }
-    record = await client.export(game, position, moves, players, headers)
+    record = await client.export(game, position, moves, players, headers, nodes=_nodes(data))
     text = record.text
     if record.format == "json":
         written = json.loads(text)
@@ -478,6 +512,15 @@ async def export(request: Request, gateway: Gateway) -> Response:
     return Response(
         text, media_type=record.media_type, headers={"Content-Disposition": disposition}
     )
+
+
+async def import_game(request: Request, gateway: Gateway) -> Response:
+    """A game record (PGN for chess, else the JSON record an export writes) read by the
+    server (`ImportGame`): the start position, the headers and the tree of moves."""
+    data = await _body(request)
+    client = gateway.client(data.get("server"))
+    tree = await client.import_game(_text(data, "game"), _text(data, "text"))
+    return JSONResponse(_as_dict(tree))
 
 
 async def unknown_route(request: Request, exc: HTTPException) -> Response:
@@ -532,6 +575,7 @@ def create_app(
         Route("/api/sessions/{id}/search", _endpoint(search), methods=["POST"]),
         Route("/api/sessions/{id}/stop", _endpoint(stop), methods=["POST"]),
         Route("/api/export", _endpoint(export), methods=["POST"]),
+        Route("/api/import", _endpoint(import_game), methods=["POST"]),
         Route("/api/match", _endpoint(match)),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from dataclasses import astuple
 
 import pytest
 
@@ -25,6 +26,7 @@ from kibitz.games.capabilities import (
     MovePriors,
     NoisyMoves,
     NullMove,
+    OutcomeChances,
     Playout,
     Presentation,
     SolverHooks,
@@ -262,6 +264,21 @@ def expected_returns_stay_within_the_bounds_from_every_point_of_view(game):
         assert all(isinstance(value, float) and low <= value <= high for value in values)
         if game.players == 2 and game.zero_sum:
             assert values[0] == -values[1]
+
+
+@checks(OutcomeChances)
+def outcome_chances_are_consistent_and_exact_at_the_end(game):
+    """Cumulative chances in order from both sides (each side's the other's flipped); at the
+    end of a game certain, and a win worth its points (1 single, 2 gammon, 3 backgammon)."""
+    for state, _ in playouts(game):
+        chances = state.outcome_chances(0)
+        assert 0 <= chances.win_backgammon <= chances.win_gammon <= chances.win <= 1
+        assert 0 <= chances.loss_backgammon <= chances.loss_gammon <= chances.loss <= 1
+        assert astuple(state.outcome_chances(1)) == pytest.approx(astuple(chances.flipped()))
+        if state.is_terminal():
+            points = 1 + chances.win_gammon + chances.win_backgammon
+            points -= 2 * chances.loss + chances.loss_gammon + chances.loss_backgammon
+            assert chances.win in (0.0, 1.0) and points == state.returns()[0]
 
 
 @checks(SolverHooks)

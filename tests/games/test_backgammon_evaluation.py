@@ -17,6 +17,7 @@ from kibitz.games.backgammon.evaluation import (
     RACE_WEIGHTS,
     contact_features,
     is_race,
+    pre_roll_chances,
     pre_roll_equity,
     pubeval,
     pubeval_inputs,
@@ -196,3 +197,55 @@ def test_swapping_the_sides_negates_all_but_being_on_roll():
 def test_being_on_roll_at_the_start_is_worth_a_little():
     # gnubg 1.07 at 0-ply: +0.067
     assert 0.0 < pre_roll_equity(start_side(), start_side()) < 0.25
+
+
+# -- win, gammon and backgammon chances -------------------------------------------------------
+
+
+def test_the_chances_are_consistent_everywhere():
+    for on_roll, other in POSITIONS:
+        chances = pre_roll_chances(on_roll, other)
+        assert 0.0 <= chances.win_backgammon <= chances.win_gammon <= chances.win <= 1.0
+        assert 0.0 <= chances.loss_backgammon <= chances.loss_gammon <= chances.loss <= 1.0
+        assert chances.win + chances.loss == pytest.approx(1.0)
+
+
+def test_the_chances_make_the_equity_where_no_curve_overshoots():
+    """Cut or not, the equity of the chances is the estimate's equity wherever the gammon
+    curves lie below the win chances (almost everywhere)."""
+    checked = 0
+    for on_roll, other in POSITIONS:
+        c = pre_roll_chances(on_roll, other)
+        if 0.02 < c.win < 0.98:
+            equity = 2 * c.win - 1 + c.win_gammon + c.win_backgammon
+            equity -= c.loss_gammon + c.loss_backgammon
+            if c.win_gammon < c.win - 1e-9 and c.loss_gammon < c.loss - 1e-9:
+                assert equity == pytest.approx(pre_roll_equity(on_roll, other), abs=1e-9)
+                checked += 1
+    assert checked > 100
+
+
+def test_a_side_that_has_borne_off_cannot_be_gammoned():
+    # a race: the player on roll far behind, but it has borne a checker off
+    behind = pre_roll_chances(side({6: 4, 5: 5, 13: 5}), side({1: 3, 2: 3}))
+    assert behind.loss_gammon == 0.0 and behind.loss_backgammon == 0.0
+    ahead = pre_roll_chances(side({1: 3, 2: 3}), side({6: 4, 5: 5, 13: 5}))
+    assert ahead.win_gammon == 0.0 and ahead.win_backgammon == 0.0
+    assert ahead.win > 0.95  # and it still wins almost surely
+
+
+def test_no_backgammon_without_a_checker_in_the_winners_home_or_on_the_bar():
+    chances = pre_roll_chances(side({1: 2, 2: 2}), side({8: 5, 9: 5, 10: 5}))
+    assert chances.win_gammon > 0.5  # 4 pips to go, nothing borne off against it
+    assert chances.win_backgammon == 0.0
+    trapped = pre_roll_chances(side({1: 2, 2: 2}), side({8: 5, 9: 5, 20: 5}))
+    assert trapped.win_backgammon > 0.0
+
+
+def test_a_finished_game_has_certain_chances():
+    gammoned = pre_roll_chances(side({}), side({6: 15}))
+    assert (gammoned.win, gammoned.win_gammon, gammoned.win_backgammon) == (1.0, 1.0, 0.0)
+    lost = pre_roll_chances(side({20: 1, 6: 14}), side({}))
+    assert (lost.win, lost.loss_gammon, lost.loss_backgammon) == (0.0, 1.0, 1.0)
+    single = pre_roll_chances(side({3: 1}), side({6: 14}))  # every roll bears it off
+    assert (single.win, single.win_gammon, single.loss_gammon) == (1.0, 0.0, 0.0)

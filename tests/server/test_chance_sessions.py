@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kibitz.clients import Client, InvalidArgument, ScoreKind
+from kibitz.clients.render import chances_text, result_text
 
 BEFORE_THE_ROLL = "3-5 +2 2 roll goal=20 moves=4/12"
 AFTER_THE_ROLL = "3-5 +6 2 goal=20 moves=4/12"
@@ -64,3 +65,47 @@ async def test_a_session_searches_decisions_and_chance_events(client):
 async def test_expectimax_refuses_games_without_expected_returns(client):
     with pytest.raises(InvalidArgument, match="expected-return estimates"):
         await client.open("connect4", "expectimax")
+
+
+async def test_backgammon_root_moves_carry_their_win_gammon_and_backgammon_chances(client):
+    """Player 2 on roll with 3-1 at the start: every root move's score, from player 2's side,
+    has the six chances on the wire, consistent; the CLI's table shows them as gnubg does."""
+    result = await client.analyze("backgammon", position="4HPwATDgc/ABMA:cIkFAAAAAAAA", depth=1)
+    assert len(result.root_moves) == 16  # 3-1 at the start: 16 plays
+    for root in result.root_moves:
+        score = root.score
+        assert score.player == 1
+        assert score.win_probability + score.loss_probability == pytest.approx(1.0)
+        win = (
+            score.win_probability,
+            score.win_gammon_probability,
+            score.win_backgammon_probability,
+        )
+        loss = (
+            score.loss_probability,
+            score.loss_gammon_probability,
+            score.loss_backgammon_probability,
+        )
+        assert 0 < win[2] <= win[1] <= win[0] < 1 and 0 < loss[2] <= loss[1] <= loss[0] < 1
+    best = result.root_moves[0].score
+    assert result.score.win_gammon_probability == best.win_gammon_probability
+    # seen by player 1, wins and losses swap
+    assert best.for_player(0).win_gammon_probability == best.loss_gammon_probability
+    text = chances_text(best)
+    assert text == (
+        f"{best.win_probability:.3f} {best.win_gammon_probability:.3f} "
+        f"{best.win_backgammon_probability:.3f} - {best.loss_probability:.3f} "
+        f"{best.loss_gammon_probability:.3f} {best.loss_backgammon_probability:.3f}"
+    )
+    assert text in result_text(result)
+
+
+async def test_a_described_line_says_which_entries_were_played_at_a_roll(client):
+    """A line loaded whole (a transcript entry included): each entry's chance flag, so a
+    client numbers a roll and the play after it as one move."""
+    moves = ["31:", "8/5 6/5", "64: 24/18 13/9", "11:"]
+    position = await client.describe("backgammon", "", moves)
+    assert list(position.played_labels) == moves
+    assert list(position.played_chance) == [True, False, True, True]
+    chess = await client.describe("chess", "", ["e2e4", "e7e5"])
+    assert list(chess.played_chance) == [False, False]

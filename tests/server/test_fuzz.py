@@ -140,10 +140,14 @@ SEARCHES = ("Search", "Analyze", "AnalyzeResult")
 
 
 def request_for(fuzzer: Fuzzer, method):
-    """A random request; for Describe and searches, half the time a valid one with a few
-    fields randomised (fully random ones seldom get past validation)."""
+    """A random request; for Describe, CreateSession and searches, half the time a valid one
+    with a few fields randomised (fully random ones seldom get past validation)."""
     request = getattr(pb, method.input_type.name)()
     rng = fuzzer.rng
+    if method.name == "CreateSession" and rng.random() < 0.5:
+        request.game = rng.choice(GAMES)
+        request.engine = rng.choice(["", "alphabeta", "random", fuzzer.text("engine")])
+        return request
     if method.name == "Describe" and rng.random() < 0.5:
         request.game = rng.choice(GAMES)
         start = REGISTERED[request.game].default_position

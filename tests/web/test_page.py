@@ -13,9 +13,11 @@ import re
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from gateways import RunningGateway
+from playwright.sync_api import Page
 from servers import KIBITZ
 
 from kibitz.match.record import Record
@@ -25,15 +27,19 @@ from kibitz.server.embedded import BackgroundServer
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # Ra8#
 
 
-def pick(page, game: str, kind: str = "grid") -> None:
-    """Pick `game` and wait for its board, drawn as a diagram of `kind`."""
+def pick(page, game: str, kind: str | None = "grid") -> None:
+    """Pick `game` and wait for its board, drawn as a diagram of `kind` (None: whatever
+    the game draws, once the page says it is ready)."""
     version = int(page.get_attribute("#main", "data-version"))
     page.select_option("#game", game)
     page.wait_for_function(
         "version => Number(document.getElementById('main').dataset.version) > version",
         arg=version,
     )
-    page.wait_for_selector(f"body[data-game='{game}'] #board[data-kind='{kind}']")
+    if kind is None:
+        page.wait_for_selector(f"body[data-game='{game}'] #main[data-ready='yes']")
+    else:
+        page.wait_for_selector(f"body[data-game='{game}'] #board[data-kind='{kind}']")
 
 
 def moves(page) -> list[str]:
@@ -96,10 +102,16 @@ def stop(page) -> str:
     return page.inner_text("#analysis-state")
 
 
-def play_to_the_end(page, click_selector: str, side: str = "0", clock: bool = False) -> None:
+def play_to_the_end(
+    page,
+    click_selector: str,
+    side: str = "0",
+    clock: bool = False,
+    each_turn: Callable[[Page], None] | None = None,
+) -> None:
     """A new game against the engine from the board's position, playing the first legal
     spot each turn (`side` "0": you first, "1": second; a time per move, or a clock), until
-    it is over."""
+    it is over; `each_turn(page)` looks at the page before each of your moves."""
     page.click("#modes [data-mode='play']")
     if clock:
         page.select_option("#play-limit", "clock")
@@ -113,6 +125,8 @@ def play_to_the_end(page, click_selector: str, side: str = "0", clock: bool = Fa
         page.wait_for_selector("#play-panel[data-state='human'], #play-panel[data-state='over']")
         if page.get_attribute("#play-panel", "data-state") == "over":
             return
+        if each_turn is not None:
+            each_turn(page)
         count = int(page.get_attribute("#moves", "data-count"))
         page.locator(click_selector).first.click()
         page.wait_for_function(
@@ -306,9 +320,10 @@ def test_nim_and_backgammon_boards_are_played_by_clicking(page):
     page.click("#roll")
     wait_for_plies(page, 1)
     assert moves(page)[0].endswith(":")  # a roll, e.g. "31:"
-    play = page.locator("#board .move-button").first
-    chosen = play.inner_text()
-    play.click()
+    # the plays: checker by checker on the board (tests/web/test_page_backgammon.py), or
+    # from the list of legal moves
+    chosen = page.locator("#legal option").first.inner_text()
+    page.click("#play-legal")
     wait_for_plies(page, 2)
     assert moves(page)[1] == chosen
     assert page.inner_text("#status") == "chance: roll the dice"
@@ -695,7 +710,8 @@ def test_the_keys_walk_the_line_and_the_board_takes_the_focus(page):
     wait_for_plies(page, 2)
 
     pick(page, "chess")  # the board's squares: focused, named, clicked by Enter and Space
-    assert page.get_attribute("#board [data-place='e2']", "tabindex") == "0"
+    stops = "#board [data-place][tabindex='0']"  # the board is one tab stop, a place to play
+    assert page.locator(stops).evaluate_all("places => places.map(p => p.dataset.place)") == ["a2"]
     assert page.get_attribute("#board [data-place='e4']", "tabindex") == "-1"
     assert page.get_attribute("#board [data-place='e4']", "aria-label") == "e4, empty"
     page.locator("#board [data-place='e2']").focus()
@@ -704,9 +720,9 @@ def test_the_keys_walk_the_line_and_the_board_takes_the_focus(page):
     assert focused(page) == "place:e2"
     label = page.get_attribute("#board [data-place='e2']", "aria-label")
     assert label == "e2, ♟ of player 1, selected"
-    assert page.get_attribute("#board [data-place='e4']", "tabindex") == "0"
-    page.keyboard.press("Tab")  # along the places a click does something on
-    assert focused(page).startswith("place:")
+    assert page.locator(stops).evaluate_all("places => places.map(p => p.dataset.place)") == ["e2"]
+    page.keyboard.press("Tab")  # one tab stop: Tab leaves the board (the arrows walk it)
+    assert not focused(page).startswith("place:")
     page.locator("#board [data-place='e4']").focus()
     stroke = "getComputedStyle(document.activeElement.querySelector('.cell')).stroke"
     assert page.evaluate(stroke) == "rgb(47, 111, 159)"
@@ -714,7 +730,9 @@ def test_the_keys_walk_the_line_and_the_board_takes_the_focus(page):
     wait_for_plies(page, 1)
     assert moves(page) == ["e4"]
     assert page.get_attribute("#board [data-place='e4']", "aria-label") == "e4, ♟ of player 1"
-    page.keyboard.press("ArrowLeft")  # the focus on the board: the keys still walk the line
+    page.keyboard.press("ArrowLeft")  # the focus on the board: the arrows walk its squares
+    assert focused(page) == "place:d4"
+    page.keyboard.press("Home")  # and Home and End the line
     wait_for_plies(page, 0)
 
 
@@ -784,7 +802,7 @@ def test_a_roll_and_the_play_after_it_share_a_move_number(page):
     assert said.startswith("most likely roll ") and "best move" not in said, said
     page.click("#roll")
     wait_for_plies(page, 1)
-    page.locator("#board .move-button").first.click()
+    page.click("#play-legal")  # the first legal play
     wait_for_plies(page, 2)
     page.click("#roll")
     wait_for_plies(page, 3)

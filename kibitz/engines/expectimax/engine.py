@@ -123,6 +123,7 @@ class Expectimax(Engine):
         unstarted = driver.unstarted()
         if unstarted is not None:  # stopped, or no time left: the moves' estimates
             root.answer = root.static_lines()
+            root.add_chances(root.answer)
             completed_depth, solved, stop_reason = 0, False, unstarted
         else:
             completed_depth, solved, stop_reason = root.deepen(max_depth)
@@ -148,7 +149,7 @@ class Expectimax(Engine):
         best = lines[0]
         return Result(
             best_move=best.move,
-            score=Score.from_expected(root.value(), bound),
+            score=Score.from_expected(root.value(), bound, root.chances()),
             pv=list(best.pv),
             root_moves=[line.to_root_move() for line in lines],
             nodes=nodes.nodes,

@@ -26,6 +26,7 @@ from kibitz.engines.driver import SearchDriver
 from kibitz.engines.expectimax.nodes import NodeSearch, SearchAborted
 from kibitz.engines.types import Info, RootMove, Score
 from kibitz.games import CHANCE, Move
+from kibitz.games.capabilities import Chances, OutcomeChances
 from kibitz.vocabulary import Bound, StopReason
 
 CHECK_MOST = 256
@@ -41,11 +42,12 @@ class Line:
     bound: Bound = Bound.EXACT
     pv: list[Move] = field(default_factory=list)
     probability: float | None = None
+    chances: Chances | None = None
 
     def to_root_move(self) -> RootMove:
         return RootMove(
             self.move,
-            Score.from_expected(self.value, self.bound),
+            Score.from_expected(self.value, self.bound, self.chances),
             list(self.pv),
             probability=self.probability,
         )
@@ -72,7 +74,8 @@ class RootSearch:
         self.moves = moves
         self.multipv = max(1, multipv)
         self.chance = self.state.to_move() == CHANCE
-        self.sign = 1.0 if self.state.perspective() == 0 else -1.0
+        self.perspective = self.state.perspective()
+        self.sign = 1.0 if self.perspective == 0 else -1.0
         """Player 0's values times `sign` are the root's point of view."""
         low, high = nodes.low, nodes.high
         self.view_low, self.view_high = (low, high) if self.sign > 0 else (-high, -low)
@@ -116,8 +119,10 @@ class RootSearch:
             except SearchAborted:
                 if not self.answer:  # cut within depth 1: value the rest without search
                     self.answer = self.static_lines()
+                    self.add_chances(self.answer)
                 return completed_depth, False, self.stop_reason or StopReason.STOPPED
             self.iteration_nodes.append(nodes.nodes - start_nodes)
+            self.add_chances(lines)
             completed_depth = depth
             self.answer = lines
             self.driver.report(self.info(depth, lines, self.driver.elapsed()))
@@ -175,6 +180,47 @@ class RootSearch:
         if not self.answer:
             return list(self.moves)
         return [line.move for line in self.answer]
+
+    def add_chances(self, lines: list[Line]) -> None:
+        """Each line's outcome chances, where the game estimates them: the game's estimate
+        of the position after the root player's first decision on the line (the root move
+        itself, or at a chance root the outcome's best move), before the opponent's roll.
+        The chances are that static estimate, not the search's value: one evaluation per
+        root move, as GNU Backgammon's 0-ply figures."""
+        if not isinstance(self.state, OutcomeChances):
+            return
+        for line in lines:
+            line.chances = self.chances_after(line.pv if self.chance else [line.move])
+
+    def chances_after(self, pv: list[Move]) -> Chances | None:
+        """The estimate after `pv` up to and including its first decision (None where the
+        line has none)."""
+        state = self.state
+        assert isinstance(state, OutcomeChances)
+        played = 0
+        for move in pv:
+            decision = state.to_move() != CHANCE
+            state.play(move)
+            played += 1
+            if decision:
+                break
+        else:
+            decision = False
+        chances = state.outcome_chances(self.perspective) if decision else None
+        for _ in range(played):
+            state.undo()
+        return chances
+
+    def chances(self) -> Chances | None:
+        """The root's chances: the best line's, or at a chance root the outcomes' average
+        (weighted by their probabilities); None where the lines have none."""
+        lines = self.answer
+        if not self.chance:
+            return lines[0].chances
+        weighted = [(line.probability or 0.0, line.chances) for line in lines]
+        if any(chances is None for _, chances in weighted):
+            return None
+        return Chances.average(weighted)  # type: ignore[arg-type]
 
     def value(self) -> float:
         """The root's value for its point of view: the best move's, or at a chance root the
@@ -244,7 +290,8 @@ class RootSearch:
 
     def info(self, depth: int, lines: list[Line], elapsed: float) -> Info:
         best = lines[0]
-        score = Score.from_expected(self.value(), best.bound if not self.chance else Bound.EXACT)
+        bound = best.bound if not self.chance else Bound.EXACT
+        score = Score.from_expected(self.value(), bound, self.chances())
         return self.driver.info(
             depth,
             depth,

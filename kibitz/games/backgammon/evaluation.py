@@ -53,6 +53,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from kibitz.games.capabilities import Chances
+
 # fmt: off
 RACE_WEIGHTS = (
     .00000, -.17160, .27010, .29906, -.08471, .00000, -1.40375,
@@ -373,6 +375,42 @@ def pre_roll_equity(on_roll: Sequence[int], other: Sequence[int]) -> float:
     rolling; each side in the per-side convention of `board.py`. Exact at a finished game
     (a side with nothing left) and where every roll bears the last checkers off (at most
     two, at most 3 pips)."""
+    curves = _curves(on_roll, other)
+    if isinstance(curves, float):
+        return curves
+    win, gammon, backgammon, lose_gammon, lose_backgammon = curves
+    equity = 2.0 * win - 1.0
+    equity += gammon
+    equity += backgammon
+    equity -= lose_gammon
+    equity -= lose_backgammon
+    return equity
+
+
+def pre_roll_chances(on_roll: Sequence[int], other: Sequence[int]) -> Chances:
+    """The chances behind `pre_roll_equity`, for the player on roll: its win curve and
+    gammon and backgammon curves, made consistent (a gammon curve above the win chance is
+    cut to it, a backgammon curve to the gammon chance; `pre_roll_equity` adds the curves
+    uncut, which differs only where a curve overshoots). Exact where the equity is."""
+    curves = _curves(on_roll, other)
+    if isinstance(curves, float):  # decided: the points won (or lost, negative)
+        points = abs(curves)
+        decided = Chances(1.0, float(points >= 2), float(points >= 3))
+        return decided if curves > 0 else decided.flipped()
+    win, gammon, backgammon, lose_gammon, lose_backgammon = curves
+    gammon = min(gammon, win)
+    lose_gammon = min(lose_gammon, 1.0 - win)
+    return Chances(
+        win, gammon, min(backgammon, gammon), lose_gammon, min(lose_backgammon, lose_gammon)
+    )
+
+
+def _curves(
+    on_roll: Sequence[int], other: Sequence[int]
+) -> float | tuple[float, float, float, float, float]:
+    """The estimate's curves for the player on roll: (win, gammon or better, backgammon,
+    the other's gammon or better, the other's backgammon), each a logistic; or, where the
+    game is decided, its points for the player on roll (a float)."""
     mine, my_back, my_left, my_out, my_out_n, my_zone, my_zone_n = _summary(on_roll)
     theirs, their_back, their_left, their_out, their_out_n, zone, zone_n = _summary(other)
     if not my_left or not their_left:
@@ -417,28 +455,29 @@ def pre_roll_equity(on_roll: Sequence[int], other: Sequence[int]) -> float:
         )
         gammon, backgammon = CONTACT_GAMMON, CONTACT_BACKGAMMON
     logit = max(-50.0, min(50.0, logit))
-    equity = 2.0 / (1.0 + exp(-logit)) - 1.0
+    win = 1.0 / (1.0 + exp(-logit))
+    win_g = win_bg = lose_g = lose_bg = 0.0
     if their_left == CHECKERS:  # the player on roll can win a gammon
         g = gammon
         x = g[0] * logit + g[1] * their_out / 50 + g[2] * their_out_n / 15
         x += g[3] * mine / 100 + g[4] + g[5]
-        equity += 1.0 / (1.0 + exp(-max(-50.0, min(50.0, x))))
+        win_g = 1.0 / (1.0 + exp(-max(-50.0, min(50.0, x))))
         if zone_n:  # the other has checkers on the bar or in my home board
             b = backgammon
             x = b[0] * logit + b[1] * zone / 20 + b[2] * zone_n / 5
             x += b[3] * their_out / 50 + b[4] * mine / 100 + b[5] + b[6]
-            equity += 1.0 / (1.0 + exp(-max(-50.0, min(50.0, x))))
+            win_bg = 1.0 / (1.0 + exp(-max(-50.0, min(50.0, x))))
     if my_left == CHECKERS:  # the other can
         g = gammon
         x = -g[0] * logit + g[1] * my_out / 50 + g[2] * my_out_n / 15 + g[3] * theirs / 100
         x += g[5]
-        equity -= 1.0 / (1.0 + exp(-max(-50.0, min(50.0, x))))
+        lose_g = 1.0 / (1.0 + exp(-max(-50.0, min(50.0, x))))
         if my_zone_n:
             b = backgammon
             x = -b[0] * logit + b[1] * my_zone / 20 + b[2] * my_zone_n / 5
             x += b[3] * my_out / 50 + b[4] * theirs / 100 + b[6]
-            equity -= 1.0 / (1.0 + exp(-max(-50.0, min(50.0, x))))
-    return equity
+            lose_bg = 1.0 / (1.0 + exp(-max(-50.0, min(50.0, x))))
+    return win, win_g, win_bg, lose_g, lose_bg
 
 
 def _result(on_roll: Sequence[int], other: Sequence[int]) -> float:

@@ -33,9 +33,16 @@ from kibitz.games.backgammon.board import (
     random_play,
     start_side,
 )
-from kibitz.games.backgammon.evaluation import pre_roll_equity
+from kibitz.games.backgammon.evaluation import pre_roll_chances, pre_roll_equity
 from kibitz.games.base import CHANCE, Game, IllegalMoveError, Move, NotationError, quoted
-from kibitz.games.capabilities import ExpectedReturn, HashKey, Playout, Presentation
+from kibitz.games.capabilities import (
+    Chances,
+    ExpectedReturn,
+    HashKey,
+    OutcomeChances,
+    Playout,
+    Presentation,
+)
 from kibitz.games.presentation import POINTS, Diagram, Gauge, Place
 
 Roll = tuple[int, int]
@@ -53,7 +60,7 @@ STUCK_PASSES = 200
 against closed boards can never move again (with any roll)."""
 
 
-class Backgammon(Game, HashKey, ExpectedReturn, Playout, Presentation):
+class Backgammon(Game, HashKey, ExpectedReturn, OutcomeChances, Playout, Presentation):
     """A backgammon position; see the module docstring."""
 
     name: ClassVar[str] = "backgammon"
@@ -321,6 +328,13 @@ class Backgammon(Game, HashKey, ExpectedReturn, Playout, Presentation):
         on_roll = self.on_roll
         value = pre_roll_equity(self.sides[on_roll], self.sides[1 - on_roll])
         return value if player == on_roll else -value
+
+    def outcome_chances(self, player: int) -> Chances:
+        """The pre-roll estimate's chances (`evaluation.pre_roll_chances`) of the player on
+        roll, seen by `player`; exact at the end of the game."""
+        on_roll = self.on_roll
+        chances = pre_roll_chances(self.sides[on_roll], self.sides[1 - on_roll])
+        return chances if player == on_roll else chances.flipped()
 
     def playout(
         self, rng: random.Random, record: list[tuple[int, Move]] | None = None

@@ -14,15 +14,30 @@ repetitions coming.
 
 from __future__ import annotations
 
+import io
 import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import ClassVar
 
 import chess
+import chess.engine
 import chess.pgn
 
-from kibitz.games.base import Game, GameRecord, IllegalMoveError, Move, NotationError, quoted
+from kibitz.games.base import (
+    Game,
+    GameRecord,
+    GameTree,
+    IllegalMoveError,
+    Move,
+    NotationError,
+    RecordNode,
+    check_node_count,
+    check_record_size,
+    main_line,
+    quoted,
+    reading,
+)
 from kibitz.games.capabilities import (
     Checks,
     Evaluation,
@@ -355,22 +370,50 @@ class Chess(
         """PGN (python-chess): the Seven Tag Roster with White and Black from `players`,
         the result and the termination from the final position, then `headers` over them;
         a comment after each move (comments beyond the moves go to the last one)."""
-        final = self.clone()
-        texts = final.read_moves(moves)
+        texts = self.clone().read_moves(moves)
+        extra = " ".join(comments[len(texts) :])
+        nodes = [
+            RecordNode(index - 1, text, comment=comments[index] if index < len(comments) else "")
+            for index, text in enumerate(texts)
+        ]
+        return self._pgn(self.checked_tree(nodes), players, headers, extra)
+
+    def export_tree(
+        self,
+        nodes: Sequence[RecordNode],
+        players: Sequence[str] = (),
+        headers: Mapping[str, str] | None = None,
+    ) -> GameRecord:
+        """PGN with variations, as `export_record` writes a line; each node's evaluation
+        and clock time go into its comment as lichess writes them: `[%eval 0.35]` (pawns
+        from White's side, `[%eval #3]` a mate), `[%clk 0:04:59]`."""
+        return self._pgn(self.checked_tree(nodes), players, headers)
+
+    def _pgn(
+        self,
+        tree: Sequence[RecordNode],
+        players: Sequence[str],
+        headers: Mapping[str, str] | None,
+        closing: str = "",
+    ) -> GameRecord:
+        """The one PGN writer: `tree` (checked) from this position; `closing` is a comment
+        after the main line's last move."""
         board = self.python_chess()
         record = chess.pgn.Game()
         if board.fen() != chess.STARTING_FEN:
             record.setup(board)
-        node: chess.pgn.GameNode = record
-        walker = self.clone()
-        for index, text in enumerate(texts):
-            move = walker.parse_move(text)
-            node = node.add_variation(chess.Move.from_uci(walker.format_move(move)))
-            walker.play(move)
-            node.comment = comments[index] if index < len(comments) else ""
-        extra = " ".join(comments[len(texts) :])
-        if extra:
-            node.comment = f"{node.comment} {extra}".strip()
+        written: list[chess.pgn.GameNode] = []
+        for node in tree:
+            parent = record if node.parent < 0 else written[node.parent]
+            child = parent.add_variation(chess.Move.from_uci(node.move), comment=node.comment)
+            child.set_eval(_pov_score(node))
+            child.set_clock(None if node.clock_ms is None else node.clock_ms / 1000)
+            written.append(child)
+        line = main_line(tree)
+        last = written[line[-1]] if line else record
+        last.comment = f"{last.comment} {closing}".strip()
+        final = self.clone()
+        final.play_line([tree[index].move for index in line])
         names = [*players, "?", "?"]
         record.headers.update(White=names[0] or "?", Black=names[1] or "?", Result="*")
         if final.is_terminal():
@@ -378,6 +421,21 @@ class Chess(
             record.headers["Termination"] = final.terminal_reason()
         record.headers.update(headers or {})
         return GameRecord("pgn", "application/x-chess-pgn", str(record) + "\n")
+
+    @classmethod
+    def read_record(cls, text: str) -> GameTree:
+        """The first game of a PGN (python-chess reads it) with its variations; `[%clk]` and
+        `[%eval]` are read out of the comments. An illegal move is named by its number and
+        SAN (``move 3. Qxf7 is illegal here``)."""
+        check_record_size(text)
+        builder = _TreeBuilder()
+        with reading(cls.name, "record", text):
+            record = chess.pgn.read_game(io.StringIO(text), Visitor=lambda: builder)
+        if record is None or not (record.variations or builder.tags):
+            raise NotationError("the text holds no PGN game")
+        start = cls.read_position(record.board().fen())
+        tree = start.checked_tree(_flatten(record))
+        return GameTree(start.position(), dict(record.headers), tree)
 
     def start_and_moves(self) -> tuple[str, list[str]]:
         """The FEN of the earliest position this game knows and the moves played since, in
@@ -547,3 +605,88 @@ class Chess(
         if board.halfmove >= 100:
             return bool(self._legal()) or not board.in_check()
         return board.repeated_since(root_ply)
+
+
+class _TreeBuilder(chess.pgn.GameBuilder):
+    """python-chess's game builder that stops at the first error (an illegal move named by
+    its number and SAN) instead of skipping the rest of its variation."""
+
+    tags = 0
+    """How many tags the text has (text with no tag and no move holds no game)."""
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        super().visit_header(tagname, tagvalue)
+        self.tags += 1
+
+    def parse_san(self, board: chess.Board, san: str) -> chess.Move:
+        try:
+            return super().parse_san(board, san)
+        except ValueError:
+            number = f"{board.fullmove_number}{'.' if board.turn == chess.WHITE else '...'}"
+            raise IllegalMoveError(f"move {number} {san} is illegal here") from None
+
+    def handle_error(self, error: Exception) -> None:
+        if isinstance(error, NotationError | IllegalMoveError):
+            raise error
+        raise NotationError(f"cannot read the PGN: {error}")
+
+
+def _flatten(record: chess.pgn.Game) -> list[RecordNode]:
+    """A python-chess game's tree as RecordNodes, each after its parent, the main line
+    first among each node's children (no recursion: a long game is deep)."""
+    nodes: list[RecordNode] = []
+    white_first = record.board().turn == chess.WHITE
+    stack = [(child, -1, white_first) for child in reversed(record.variations)]  # White moved?
+    while stack:
+        node, parent, white_moved = stack.pop()
+        check_node_count(len(nodes) + 1)
+        seconds = node.clock()
+        centi, plies = _white_eval(node.comment, white_to_move=not white_moved)
+        nodes.append(
+            RecordNode(
+                parent,
+                node.move.uci(),
+                comment=_plain_comment(node.comment),
+                clock_ms=None if seconds is None else round(seconds * 1000),
+                eval_centi=centi,
+                eval_plies=plies,
+            )
+        )
+        index = len(nodes) - 1
+        stack.extend((child, index, not white_moved) for child in reversed(node.variations))
+    return nodes
+
+
+def _white_eval(comment: str, white_to_move: bool) -> tuple[int | None, int | None]:
+    """The `[%eval ...]` of a comment from White's side: centipawns, or for a mate in N
+    moves the plies to it (negative: Black mates; `#0`, a mate on the board, is None)."""
+    found = chess.pgn.EVAL_REGEX.search(comment)
+    if not found:
+        return None, None
+    if not found.group("mate"):
+        return round(float(found.group("cp")) * 100), None
+    moves = int(found.group("mate"))
+    if moves == 0:
+        return None, None
+    winner_moves = (moves > 0) == white_to_move  # the winner moves first: one ply fewer
+    plies = 2 * abs(moves) - (1 if winner_moves else 0)
+    return None, plies if moves > 0 else -plies
+
+
+def _plain_comment(comment: str) -> str:
+    """A comment without its `[%clk]` and `[%eval]` commands."""
+    for command in (chess.pgn.CLOCK_REGEX, chess.pgn.EVAL_REGEX):
+        comment = command.sub("", comment)
+    return " ".join(comment.split())
+
+
+def _pov_score(node: RecordNode) -> chess.engine.PovScore | None:
+    """A node's evaluation for python-chess's `set_eval` (from White's side; a mate in
+    moves, from its plies)."""
+    if node.eval_plies:
+        moves = (abs(node.eval_plies) + 1) // 2
+        mate = chess.engine.Mate(moves if node.eval_plies > 0 else -moves)
+        return chess.engine.PovScore(mate, chess.WHITE)
+    if node.eval_centi is not None:
+        return chess.engine.PovScore(chess.engine.Cp(node.eval_centi), chess.WHITE)
+    return None

@@ -1,9 +1,13 @@
 // Analysis: a search of the board's position with live depth, score, nodes/s, the line and
 // every root move's score (Info.root_moves); it follows the board until stopped.
 
-import { $, app, outcomeText, playMove, render, showError } from "./app.js";
+import { $, app, outcomeText, playMove, render, showError, typing } from "./app.js";
 import { search, stopSearch } from "./engines.js";
+import { hideEvalBar, showEvalBar } from "./evalbar.js";
+import { CHANCE_HEADS, chanceCells, hasChances } from "./chances.js";
 import { escapeHtml } from "./html.js";
+import { recordAnalysis } from "./notes.js";
+import { clearMarks, drawMarks, setMarks, toggleMarks } from "./overlay.js";
 
 const panel = () => $("analysis-panel");
 let wanted = false; // the user asked for analysis (until stop)
@@ -44,10 +48,20 @@ function showProgress(data, final, ply) {
   if (!final) $("stat-nps").textContent = number(data.nodesPerSecond);
   $("pv").textContent = (data.pvLabels || []).join(" ");
   if (data.rootMoves && data.rootMoves.length) rootMoves(data.rootMoves);
-  if (data.score && data.score.firstPlayerValue !== undefined) {
-    app.evals[ply] = data.score.firstPlayerValue;
-  }
+  recordAnalysis(app.position, data.rootMoves); // the best plays, the error of the move played
+  showOnBoard(data);
+  app.setEval(ply, data.score);
   panel().dataset.infos = String(Number(panel().dataset.infos || 0) + 1);
+}
+
+// The score beside the board (the evaluation bar) and the best moves on it: the root moves,
+// best first, or without them the line's first move. Called only with the analysis of the
+// board's position (app.position), which the marks are tied to.
+function showOnBoard(data) {
+  if (data.score) showEvalBar(data.score);
+  const first = data.pv && data.pv.length ? [{ move: data.pv[0], moveLabel: (data.pvLabels || [])[0], score: data.score }] : [];
+  setMarks(app.position, data.rootMoves && data.rootMoves.length ? data.rootMoves : first);
+  drawMarks($("board"));
 }
 
 const SHOWN_ROOT_MOVES = 10; // the best ones; "show all N" shows the rest
@@ -70,14 +84,21 @@ function rootMoves(all) {
   const head = ["move", ...(chance ? ["chance"] : []), "score"];
   if (visits) head.push("visits", "win", ...(draws ? ["draw"] : []), "loss");
   if (prior) head.push("prior");
+  const gammons = hasChances(all); // backgammon: W, W(g), W(bg), L, L(g), L(bg)
+  if (gammons) head.push(...CHANCE_HEADS);
   head.push("line");
   const percent = (value) => (value === undefined ? "" : `${(Number(value) * 100).toFixed(1)}%`);
-  $("root-moves").querySelector("thead").innerHTML = `<tr>${head.map((name) => `<th>${name}</th>`).join("")}</tr>`;
+  $("root-moves").querySelector("thead").innerHTML = `<tr>${head.map((name) => `<th scope="col">${name}</th>`).join("")}</tr>`;
+  // Each move is a button (Tab, Enter) that plays it; the table is redrawn with every report,
+  // so the focus goes back to the same move's button.
+  const active = document.activeElement;
+  const focused = active && active.closest("#root-moves tr[data-move]");
   $("root-moves").querySelector("tbody").innerHTML = moves
     .map((move) => {
       const score = move.score;
       const bound = score.bound === "LOWER" || score.bound === "UPPER";
-      const cells = [`<td class="move">${escapeHtml(move.moveLabel || move.move)}</td>`];
+      const label = escapeHtml(move.moveLabel || move.move);
+      const cells = [`<td class="move"><button type="button" aria-label="play ${label}">${label}</button></td>`];
       if (chance) cells.push(`<td>${percent(move.probability)}</td>`);
       cells.push(`<td class="score${bound ? " bound" : ""}${score.proven ? " proven" : ""}">${escapeHtml(score.text)}</td>`);
       if (visits) {
@@ -86,10 +107,14 @@ function rootMoves(all) {
         cells.push(`<td>${percent(score.lossProbability)}</td>`);
       }
       if (prior) cells.push(`<td>${percent(move.prior)}</td>`);
+      if (gammons) cells.push(...chanceCells(score));
       cells.push(`<td class="line">${escapeHtml((move.pvLabels || []).join(" "))}</td>`);
       return `<tr data-move="${escapeHtml(move.move)}">${cells.join("")}</tr>`;
     })
     .join("");
+  if (!focused) return;
+  const again = [...$("root-moves").querySelectorAll("tbody tr")].find((row) => row.dataset.move === focused.dataset.move);
+  if (again) again.querySelector("button").focus({ preventScroll: true });
 }
 
 // Nothing analysed on screen: the board shows another position than the one analysed (a
@@ -105,6 +130,9 @@ function clearResults() {
   panel().dataset.best = "";
   shown = null;
   panel().dataset.version = "";
+  hideEvalBar();
+  clearMarks();
+  drawMarks($("board"));
 }
 
 // A new game: nothing analysed yet.
@@ -198,6 +226,16 @@ async function follow() {
   await stopSearch("analyse").catch(showError);
 }
 
+// The keys of the analysis on the board, wherever the focus is but in a text box or a
+// select: a shows or hides the best moves' arrows, h the heat map of the visits.
+const MARK_KEYS = { a: "arrows", h: "heat" };
+
+function markKeys(event) {
+  const kind = MARK_KEYS[event.key];
+  if (!kind || event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) return;
+  if (app.mode === "analyse") toggleMarks(kind);
+}
+
 export function initAnalysis() {
   $("limit-kind").onchange = () => ($("limit-value").hidden = $("limit-kind").value === "infinite");
   $("analyse-start").onclick = startAnalysis;
@@ -211,6 +249,9 @@ export function initAnalysis() {
     if (!row || app.locked || app.position.gameOver || shown !== app.version) return;
     playMove(row.dataset.move).catch(showError);
   };
+  $("arrows-toggle").onclick = () => toggleMarks("arrows");
+  $("heat-toggle").onclick = () => toggleMarks("heat");
+  document.addEventListener("keydown", markKeys);
   app.listeners.push(follow);
   app.stoppers.push(stopAnalysis);
   app.gameHooks.push(clear);

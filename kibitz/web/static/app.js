@@ -3,15 +3,22 @@
 // `app.listeners`.
 
 import { get, post } from "./api.js";
-import { draw, resetSelection } from "./boards.js";
+import { resetSelection } from "./boards.js";
+import { drawBoard } from "./checkers.js";
 import { closeAll, closeOnLeave, enginesFor, fillEngineSelect, optionsForm } from "./engines.js";
 import { drawGraph } from "./graph.js";
-import { escapeHtml, fillSelect } from "./html.js";
+import { fillSelect } from "./html.js";
 import { initAnalysis } from "./analysis.js";
 import { initMatch } from "./match.js";
+import { notePosition } from "./notes.js";
 import { initPlay, initWatch } from "./play.js";
+import { initRecords } from "./records.js";
+import { nodeById, renderMoveTree } from "./movelist.js";
+import { childFor, depth, fromRecord, lineThrough, newNode, onMainLine, pathTo, promote, removeNode, sibling } from "./tree.js";
 
 export const $ = (id) => document.getElementById(id);
+
+const firstRoot = newNode(null);
 
 export const app = {
   server: 0,
@@ -19,11 +26,9 @@ export const app = {
   games: [],
   game: null,
   start: "", // the start position, in the game's notation
-  moves: [], // every move of the line, in the wire's notation
-  movesText: [], // the same as people read them (the server's labels: SAN for chess)
-  cursor: 0, // how many moves of the line are played on the board
+  root: firstRoot, // the tree of moves (tree.js), its root the start position
+  node: firstRoot, // the board's node: the position after the moves of its path
   position: null, // the gateway's describe answer for the board
-  evals: [], // per ply: the first player's value (the graph)
   mode: "analyse",
   locked: false, // a game is running: the line may not be edited
   humanTurn: () => true, // set by play.js while a game runs
@@ -33,7 +38,38 @@ export const app = {
   gameHooks: [], // called when a game is picked
   version: 0, // counts the changes of position
   flipped: false,
-  chance: [], // per ply of the line, where known: was its position a chance node (a roll)
+
+  // The line shown (tree.js: the path to the board's node, then its main line on), per ply,
+  // read-only: every move in the wire's notation, as people read them (the server's labels:
+  // SAN for chess), how many are played on the board, the first player's value of each
+  // position (the graph), and where known whether it was a chance node (a roll).
+  get line() {
+    return lineThrough(this.node);
+  },
+  get moves() {
+    return this.line.slice(1).map((node) => node.move);
+  },
+  get movesText() {
+    return this.line.slice(1).map((node) => node.label || node.move);
+  },
+  get cursor() {
+    return depth(this.node);
+  },
+  get evals() {
+    return this.line.map((node) => node.eval);
+  },
+  get chance() {
+    return this.line.map((node) => node.chance);
+  },
+
+  // A search's score of the line's position `ply`: its value for the graph, and a proven
+  // result's plies for the record.
+  setEval(ply, score) {
+    const node = this.line[ply];
+    if (!node || !score || score.firstPlayerValue === undefined) return;
+    node.eval = score.firstPlayerValue;
+    node.plies = score.firstPlayerPlies;
+  },
 
   playerName(index) {
     const names = this.game?.playerNames || [];
@@ -94,17 +130,25 @@ async function retry() {
 // ------------------------------------------------------------------ position
 
 // Describe the board's position (start + moves[:cursor]) and draw everything.
+// An answer that comes after the board has moved on (keys pressed quickly) is dropped: the
+// later change's own refresh shows its position.
 export async function refresh() {
+  const node = app.node;
   const answer = await post("/api/describe", {
     server: app.server,
     game: app.game.name,
     position: app.start,
     moves: app.moves.slice(0, app.cursor),
   });
+  if (app.node !== node) return;
   app.position = answer;
-  app.chance[app.cursor] = answer.toMove === -1 && !answer.gameOver;
+  const path = pathTo(node);
+  node.chance = answer.toMove === -1 && !answer.gameOver;
+  (answer.playedChance || []).forEach((chance, ply) => (path[ply].chance = chance)); // a line loaded whole too
+  answer.playedLabels.forEach((label, ply) => (path[ply + 1].label = label));
+  mergeTwin();
+  notePosition(app.node, answer); // notes.js: what the analysis of this position says of its moves
   app.version += 1;
-  app.movesText = [...answer.playedLabels, ...app.movesText.slice(app.cursor)];
   render();
   for (const listener of app.listeners) listener();
 }
@@ -113,7 +157,7 @@ export function render() {
   const position = app.position;
   const over = position.gameOver;
   const enabled = !over && (!app.locked || app.humanTurn());
-  draw($("board"), position, {
+  drawBoard($("board"), position, {
     play: (move) => userMove(move),
     enabled,
     flipped: app.flipped,
@@ -136,68 +180,42 @@ export function render() {
   drawGraph($("graph"), app, goTo);
 }
 
-// Ply numbers; where two players take turns (no dice), move numbers before the first
-// player's moves ("1. e4 e5 2. Nf3"), "1..." when the line starts with the second's; from
-// the position's own number where the game numbers its moves (PositionInfo.moveNumber: a
-// chess FEN's fullmove number), else from 1.
-function moveNumber(ply) {
-  if (app.game.hasChance) return chanceNumbers()[ply];
-  if (app.game.players !== 2 || !app.position) return `${ply + 1}.`;
-  const position = app.position;
-  const number = Number(position.moveNumber || 0);
-  // the board's position as a count of plies from the numbering's start, back to ply 0
-  let start = (number ? 2 * (number - 1) + position.toMove : position.toMove) - app.cursor;
-  if (!number || start < 0) start = ((start % 2) + 2) % 2;
-  const index = start + ply;
-  if (index % 2 === 1 && ply > 0) return "";
-  return `${Math.floor(index / 2) + 1}.${index % 2 ? ".." : ""}`;
-}
-
-// In a game with chance, a chance outcome (a roll) and the move after it share one number:
-// a number starts at each chance outcome, and at a move that does not follow one. Whether a
-// ply was a chance outcome is known from the positions described (app.chance, per ply).
-function chanceNumbers() {
-  const numbers = [];
-  let count = 0;
-  app.movesText.forEach((_, ply) => {
-    const shares = ply > 0 && app.chance[ply - 1] && !app.chance[ply];
-    if (!shares) count += 1;
-    numbers.push(shares ? "" : `${count}.`);
-  });
-  return numbers;
-}
-
 function renderMoves() {
-  const list = $("moves");
-  list.innerHTML = app.movesText
-    .map((text, ply) => {
-      const state = ply === app.cursor - 1 ? "current" : ply >= app.cursor ? "future" : "";
-      const number = moveNumber(ply);
-      const label = number ? `<span class="number">${number}</span>` : "";
-      return `<li class="${state}" data-ply="${ply + 1}">${label}<span class="move">${escapeHtml(text)}</span></li>`;
-    })
-    .join("");
-  list.dataset.count = String(app.cursor);
-  const current = list.querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  renderMoveTree($("moves"));
   $("undo").disabled = app.locked || app.cursor === 0;
   $("first").disabled = $("undo").disabled;
   $("redo").disabled = app.locked || app.cursor >= app.moves.length;
   $("last").disabled = $("redo").disabled;
-  for (const id of ["load-position", "reset-position", "game"]) $(id).disabled = app.locked;
+  $("promote").disabled = app.locked || onMainLine(app.node);
+  $("delete-node").disabled = app.locked || !app.node.parent;
+  for (const id of ["load-position", "reset-position", "game", "import-open"]) $(id).disabled = app.locked;
 }
 
-// Play `move` on the board: a new line from the cursor on (a move already next is kept).
+// Play `move` on the board: the board's node's child that plays it, a new variation where
+// none does (the first move played from a node stays its main line). A move the server
+// refuses leaves the tree and the board as they were, and its error is thrown.
 export async function playMove(move) {
-  if (app.moves[app.cursor] !== move) {
-    app.moves = [...app.moves.slice(0, app.cursor), move];
-    app.movesText = app.movesText.slice(0, app.cursor);
-    app.evals = app.evals.slice(0, app.cursor + 1);
-    app.chance = app.chance.slice(0, app.cursor + 1);
-  }
-  app.cursor += 1;
+  const before = app.node;
+  const { child, added } = childFor(before, move);
+  app.node = child;
   resetSelection();
-  await refresh();
+  try {
+    await refresh();
+  } catch (error) {
+    app.node = before;
+    if (added) removeNode(child);
+    throw error;
+  }
+}
+
+// A move typed in another notation than a move already there ("e4" beside "e2e4") is that
+// move: the board's node is replaced by its twin, which has the same position.
+function mergeTwin() {
+  const node = app.node;
+  const twin = node.parent && node.parent.children.find((other) => other !== node && other.label && other.label === node.label);
+  if (!twin || node.children.length) return;
+  removeNode(node);
+  app.node = twin;
 }
 
 let pending = false; // a move of the user is on its way: ignore more clicks till it is shown
@@ -205,28 +223,31 @@ let pending = false; // a move of the user is on its way: ignore more clicks til
 async function userMove(move) {
   if (pending) return;
   pending = true;
-  const before = { moves: app.moves, movesText: app.movesText, evals: app.evals, chance: app.chance, cursor: app.cursor };
   try {
-    await playMove(move);
+    await playMove(move); // an illegal typed move: the tree stays as it was
   } catch (error) {
-    Object.assign(app, before); // an illegal typed move: the line stays as it was
     showError(error);
   } finally {
     pending = false;
   }
 }
 
+// To the position `ply` of the line shown.
 export async function goTo(ply) {
-  if (app.locked) return;
-  const cursor = Math.max(0, Math.min(ply, app.moves.length));
-  if (cursor === app.cursor) return;
-  await change(() => (app.cursor = cursor));
+  const line = app.line;
+  await goToNode(line[Math.max(0, Math.min(ply, line.length - 1))]);
+}
+
+// To any node of the tree (a move of the list, a variation).
+export async function goToNode(node) {
+  if (app.locked || !node || node === app.node) return;
+  await change(() => (app.node = node));
 }
 
 // Change the line with `edit` and show it; where the server refuses the new position (a
-// malformed one pasted), the line and the board stay as they were, and the error is thrown.
+// malformed one pasted), the tree and the board stay as they were, and the error is thrown.
 async function change(edit) {
-  const before = { start: app.start, moves: app.moves, movesText: app.movesText, evals: app.evals, cursor: app.cursor };
+  const before = { start: app.start, root: app.root, node: app.node };
   edit();
   resetSelection();
   try {
@@ -237,14 +258,40 @@ async function change(edit) {
   }
 }
 
-// A new line from `start` (the game's start position when empty).
+// A new tree from `start` (the game's start position when empty).
 export async function setStart(start) {
-  await change(() => Object.assign(app, { start, moves: [], movesText: [], evals: [], chance: [], cursor: 0 }));
+  const root = newNode(null);
+  await change(() => Object.assign(app, { start, root, node: root }));
 }
 
 // A whole line from `start`, shown at its end (a match's game).
 export async function showLine(start, moves) {
-  await change(() => Object.assign(app, { start, moves: [...moves], movesText: [], evals: [], chance: [], cursor: moves.length }));
+  const root = newNode(null);
+  let node = root;
+  for (const move of moves) node = childFor(node, move).child;
+  await change(() => Object.assign(app, { start, root, node }));
+}
+
+// A game read from its record (`/api/import`'s GameTree): its tree, shown at its start.
+export async function showRecord(tree) {
+  const root = fromRecord(tree.nodes || []);
+  await change(() => Object.assign(app, { start: tree.position, root, node: root }));
+}
+
+// Delete the board's node and every move after it (its variation from here); the board
+// goes back to the position before it.
+async function deleteNode() {
+  const node = app.node;
+  if (app.locked || !node.parent) return;
+  await change(() => (app.node = node.parent));
+  removeNode(node);
+  render();
+}
+
+function promoteNode() {
+  if (app.locked) return;
+  promote(app.node);
+  render();
 }
 
 // The chance event at the board: an outcome drawn with the probabilities the server gives.
@@ -346,9 +393,18 @@ function wire() {
   $("first").onclick = guarded(() => goTo(0));
   $("last").onclick = guarded(() => goTo(app.moves.length));
   $("moves").onclick = guarded((event) => {
-    const item = event.target.closest("[data-ply]");
-    if (item) return goTo(Number(item.dataset.ply));
+    const item = event.target.closest("[data-node]");
+    if (item) return goToNode(nodeById(Number(item.dataset.node)));
   });
+  // A focused move of the list: Enter or Space goes there.
+  $("moves").addEventListener("keydown", (event) => {
+    const item = event.target.closest("[data-node]");
+    if (!item || (event.key !== "Enter" && event.key !== " ")) return;
+    event.preventDefault();
+    goToNode(nodeById(Number(item.dataset.node))).catch(showError);
+  });
+  $("promote").onclick = promoteNode;
+  $("delete-node").onclick = guarded(deleteNode);
   $("play-legal").onclick = () => userMove($("legal").value);
   $("roll").onclick = () => userMove(randomOutcome(app.position));
   const typed = () => {
@@ -377,8 +433,10 @@ function wire() {
 // The line's keys, wherever the focus is but in a text box or a select: ← ↑ back a move,
 // → ↓ forward, Home to the start, End to the end; f flips the board.
 const KEYS = { ArrowLeft: "undo", ArrowUp: "undo", ArrowRight: "redo", ArrowDown: "redo", Home: "first", End: "last" };
+// With Shift, ↑ and ↓ choose among the moves played from the same position (the variations).
+const VARIATION_KEYS = { ArrowUp: -1, ArrowDown: 1 };
 
-function typing(target) {
+export function typing(target) {
   if (!(target instanceof Element)) return false;
   if (target.closest("select, textarea, [contenteditable]")) return true;
   return target.tagName === "INPUT" && !["checkbox", "radio", "button", "submit", "reset"].includes(target.type);
@@ -387,6 +445,11 @@ function typing(target) {
 function navigate(event) {
   if (event.key === "f" && !event.altKey && !event.ctrlKey && !event.metaKey && !typing(event.target)) {
     if (!$("flip").hidden) $("flip").click(); // f flips the board
+    return;
+  }
+  if (VARIATION_KEYS[event.key] && event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey && !typing(event.target)) {
+    event.preventDefault(); // Shift+↑ Shift+↓: the variation before or after this move
+    if (!app.locked) goToNode(sibling(app.node, VARIATION_KEYS[event.key])).catch(showError);
     return;
   }
   const button = KEYS[event.key];
@@ -424,6 +487,7 @@ async function main() {
   closeOnLeave();
   initAnalysis();
   initPlay();
+  initRecords();
   await start();
 }
 

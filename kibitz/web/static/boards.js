@@ -10,6 +10,7 @@
 // click plays carries that move in `data-move`, as do the move buttons.
 
 import { escapeHtml as escape } from "./html.js";
+import { drawMarks } from "./overlay.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const PALETTE = ["#d33f2f", "#2f6f9f", "#1d7a3a", "#8a4fb0"]; // players without colours
@@ -67,7 +68,7 @@ function piece(diagram, place, x, y, size) {
 
 // The attributes and classes of a place: its id, the move one click plays, its state. Every
 // place can take the focus and says what it is (its id, its piece); the places a click does
-// something on are buttons in the Tab order (Enter or Space clicks them).
+// something on are buttons (Enter or Space clicks them). The board is one tab stop (rove).
 function placeAttributes(place, clicks) {
   const classes = ["place"];
   const direct = clicks.direct.get(place.id) || [];
@@ -80,7 +81,7 @@ function placeAttributes(place, clicks) {
   const owner = place.owner >= 0 ? ` of player ${place.owner + 1}` : "";
   const what = [place.id, place.piece ? `${place.piece}${place.count > 1 ? ` ×${place.count}` : ""}${owner}` : "empty"];
   if (selection.from === place.id) what.push("selected");
-  const focus = active ? ` tabindex="0" role="button"` : ` tabindex="-1"`;
+  const focus = active ? ` tabindex="-1" role="button"` : ` tabindex="-1" role="img"`; // named, so a role; rove() picks the tab stop
   return `class="${classes.join(" ")}" data-place="${escape(place.id)}"${move}${focus} aria-label="${escape(what.join(", "))}"`;
 }
 
@@ -108,9 +109,11 @@ function grid(diagram, clicks, flipped) {
   const bottom = diagram.columnLabels.length ? 4 : 0;
   const order = (n, i) => (flipped ? n - 1 - i : i);
   let body = "";
+  const centers = new Map();
   for (const place of diagram.places) {
     const x = margin + order(diagram.columns, place.column) * size;
     const y = order(diagram.rows, place.row) * size;
+    centers.set(place.id, { x: x + size / 2, y: y + size / 2, r: size / 2 });
     const shade = diagram.checkered ? ((place.row + place.column) % 2 ? " dark" : " light") : "";
     body += `<g ${placeAttributes(place, clicks)}><rect class="cell${shade}" x="${x}" y="${y}" width="${size}" height="${size}"/>`;
     body += piece(diagram, place, x + size / 2, y + size / 2, size);
@@ -125,7 +128,7 @@ function grid(diagram, clicks, flipped) {
   diagram.rowLabels.forEach((label, row) => {
     body += `<text class="label" x="${margin / 2}" y="${order(diagram.rows, row) * size + size / 2 + 1}">${escape(label)}</text>`;
   });
-  return { body, width: margin + diagram.columns * size, height: diagram.rows * size + bottom };
+  return { body, width: margin + diagram.columns * size, height: diagram.rows * size + bottom, centers };
 }
 
 function hexagons(diagram, clicks, flipped) {
@@ -156,8 +159,10 @@ function hexagons(diagram, clicks, flipped) {
   body += edge(1, x1 + w * 0.75, y1 - s * 0.4, x3 + w * 0.75, y3 + s * 0.4);
   body += edge(2, x2 - w / 2, y2 + s * 1.1, x3 + w / 2, y3 + s * 1.1);
   body += edge(3, x0 - w * 0.75, y0 - s * 0.4, x2 - w * 0.75, y2 + s * 0.4);
+  const centers = new Map();
   for (const place of diagram.places) {
     const [x, y] = center(...at(place.row, place.column));
+    centers.set(place.id, { x, y, r: s });
     const points = [0, 1, 2, 3, 4, 5].map((k) => corner(x, y, k).map((v) => v.toFixed(3)).join(",")).join(" ");
     const fill = place.piece ? ` fill="${colorOf(diagram, place.owner)}"` : "";
     body += `<g ${placeAttributes(place, clicks)}><polygon class="hexagon${place.piece ? " taken" : ""}" points="${points}"${fill}/><title>${escape(place.id)}</title></g>`;
@@ -171,7 +176,7 @@ function hexagons(diagram, clicks, flipped) {
     body += `<text class="label small" x="${flipped ? x + w * 1.15 : x - w * 1.15}" y="${y + 0.35}">${escape(label)}</text>`;
   });
   const [xe] = center(n - 1, m - 1);
-  return scaled(body, 5, xe + w / 2 + margin, margin * 2 + s * 2 + (n - 1) * 1.5 * s);
+  return scaled(body, 5, xe + w / 2 + margin, margin * 2 + s * 2 + (n - 1) * 1.5 * s, centers);
 }
 
 function points(diagram, clicks) {
@@ -181,9 +186,12 @@ function points(diagram, clicks) {
   const xOf = (column) => (column < half ? column * pw : column * pw + pw); // the bar between
   let body = `<rect class="table" x="0" y="0" width="${(diagram.columns + 1) * pw}" height="${height}"/>`;
   body += `<rect class="bar" x="${half * pw}" y="0" width="${pw}" height="${height}"/>`;
+  const centers = new Map();
+  const shift = 3; // the board's offset down, room for the labels above it
   for (const place of diagram.places) {
     const top = place.row === 0;
     const x = xOf(place.column);
+    centers.set(place.id, { x: x + pw / 2, y: shift + height * (top ? 0.21 : 0.79), r: pw / 2 });
     const tip = top ? height * 0.42 : height * 0.58;
     const base = top ? 0 : height;
     const shade = place.column % 2 ? "odd" : "even";
@@ -200,7 +208,7 @@ function points(diagram, clicks) {
     if (place.label) body += `<text class="label tiny" x="${x + pw / 2}" y="${top ? -0.6 : height + 2.6}">${escape(place.label)}</text>`;
     body += "</g>";
   }
-  return scaled(`<g transform="translate(0 3)">${body}</g>`, 2.5, (diagram.columns + 1) * pw, height + 6);
+  return scaled(`<g transform="translate(0 ${shift})">${body}</g>`, 2.5, (diagram.columns + 1) * pw, height + 6, centers);
 }
 
 function heaps(diagram, clicks) {
@@ -209,22 +217,31 @@ function heaps(diagram, clicks) {
   diagram.rowLabels.forEach((label, row) => {
     body += `<text class="label heap" x="2" y="${row * size * 2 + size * 1.2}">${escape(label)}</text>`;
   });
+  const centers = new Map();
   for (const place of diagram.places) {
     const x = 6 + place.column * size * 0.9 + size / 2;
     const y = place.row * size * 2 + size;
+    centers.set(place.id, { x, y, r: size / 2 });
     body += `<g ${placeAttributes(place, clicks)}><rect class="cell plain" x="${x - size * 0.45}" y="${y - size}" width="${size * 0.9}" height="${size * 2}"/>`;
     body += piece(diagram, place, x, y, size * 2) + "</g>";
   }
-  return { body, width: 8 + diagram.columns * size * 0.9, height: diagram.rows * size * 2 + 1 };
+  return { body, width: 8 + diagram.columns * size * 0.9, height: diagram.rows * size * 2 + 1, centers };
 }
 
-// A board drawn in its own units, scaled by `factor` to those of a grid's cell of 10.
-function scaled(body, factor, width, height) {
-  return { body: `<g transform="scale(${factor})">${body}</g>`, width: width * factor, height: height * factor };
+// A board drawn in its own units, scaled by `factor` to those of a grid's cell of 10; its
+// places' centres (`centers`: id -> {x, y, r}, r about half a place) scaled with it.
+function scaled(body, factor, width, height, centers) {
+  const scale = ({ x, y, r }) => ({ x: x * factor, y: y * factor, r: r * factor });
+  return {
+    body: `<g transform="scale(${factor})">${body}</g>`,
+    width: width * factor,
+    height: height * factor,
+    centers: new Map([...centers].map(([id, center]) => [id, scale(center)])),
+  };
 }
 
 function panel() {
-  return { body: "", width: 100, height: 0 };
+  return { body: "", width: 100, height: 0, centers: new Map() };
 }
 
 const KINDS = { GRID: grid, HEX: hexagons, POINTS: points, HEAPS: heaps, PANEL: panel };
@@ -308,19 +325,33 @@ export function draw(container, position, context) {
   const below = extras(diagram, width, board.height);
   const height = board.height + below.height;
   const label = `${diagram.kind.toLowerCase()} board`;
-  const centred = `<g transform="translate(${(width - board.width) / 2} 0)">${board.body}</g>`;
-  const svg = `<svg xmlns="${SVG}" viewBox="-1 -1 ${width + 2} ${height + 2}" role="img" aria-label="${label}">${centred}${below.body}</svg>`;
+  const overlay = `<g class="overlay" aria-hidden="true"></g>`; // the analysis' marks (overlay.js)
+  const centred = `<g transform="translate(${(width - board.width) / 2} 0)">${board.body}${overlay}</g>`;
+  const svg = `<svg xmlns="${SVG}" viewBox="-1 -1 ${width + 2} ${height + 2}" role="group" aria-label="${label}">${centred}${below.body}</svg>`;
   container.dataset.kind = diagram.kind.toLowerCase();
   const focused = container.contains(document.activeElement) ? document.activeElement.closest("[data-place]") : null;
   container.innerHTML = svg + choices(position) + buttons(position, diagram);
+  container.dataset.flipped = context.flipped ? "yes" : "no";
+  container.layout = { position, diagram, centers: board.centers, pieces: occupied(diagram) };
+  drawMarks(container);
+  rove(container);
   keepFocus(container, focused && focused.dataset.place);
   container.onkeydown = (event) => {
     const place = event.target.closest("[data-place]");
-    if (!place || (event.key !== "Enter" && event.key !== " ")) return;
+    if (!place) return;
+    if (STEPS[event.key] && walking(event)) {
+      event.preventDefault();
+      event.stopPropagation(); // the arrows walk the places here, not the line
+      step(container, place.dataset.place, STEPS[event.key], Boolean(context.flipped));
+      return;
+    }
+    if (event.key !== "Enter" && event.key !== " ") return;
     event.preventDefault();
     place.dispatchEvent(new MouseEvent("click", { bubbles: true }));
   };
   container.onclick = (event) => {
+    const focused = event.target.closest("[data-place]");
+    if (focused) roveTo(container, focused.dataset.place); // a clicked place is the tab stop
     if (!context.enabled) return;
     const choice = event.target.closest("[data-choice]");
     if (choice) {
@@ -336,6 +367,63 @@ export function draw(container, position, context) {
   };
 }
 
+const occupied = (diagram) => new Set(diagram.places.filter((place) => place.piece).map((place) => place.id));
+
+// ------------------------------------------------------------------ the keyboard on the board
+
+// The board is one tab stop (a roving tabindex): the place last clicked or reached by the
+// arrow keys, else the selected place, else the first a click does something on, else the
+// first. Once the board has the keyboard's focus, the arrow keys move it between
+// neighbouring places (row and column as the board is drawn: flipped, → goes to the
+// previous column); Enter and Space click.
+let rover = null; // the id of the place that is the board's tab stop
+
+const STEPS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
+// The arrows walk the places when the keyboard brought the focus to the board (Tab, the
+// arrows); a place focused by a click leaves them to the line. `focusedBy` is how the focus
+// came to a place: by the last input before it, kept over the board's redraws (keepFocus).
+let lastInput = "keyboard";
+let focusedBy = "keyboard";
+document.addEventListener("keydown", () => (lastInput = "keyboard"), true);
+document.addEventListener("pointerdown", () => (lastInput = "pointer"), true);
+document.addEventListener("focusin", (event) => {
+  if (event.target instanceof Element && event.target.closest("[data-place]")) focusedBy = lastInput;
+});
+
+const walking = (event) => focusedBy === "keyboard" && !event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey;
+
+function placeElements(container) {
+  return [...container.querySelectorAll(".place[data-place]")];
+}
+
+function rove(container) {
+  const places = placeElements(container);
+  const stop =
+    places.find((element) => element.dataset.place === rover) ||
+    places.find((element) => element.classList.contains("selected")) ||
+    places.find((element) => element.classList.contains("legal")) ||
+    places[0];
+  for (const element of places) element.setAttribute("tabindex", element === stop ? "0" : "-1");
+}
+
+function roveTo(container, id) {
+  rover = id;
+  rove(container);
+}
+
+// From the place `id` one step of [rows, columns] (as drawn) to the place there, if any.
+function step(container, id, [rows, columns], flipped) {
+  const { diagram } = container.layout;
+  const sign = flipped ? -1 : 1;
+  const from = diagram.places.find((place) => place.id === id);
+  if (!from) return;
+  const to = diagram.places.find((place) => place.row === from.row + sign * rows && place.column === from.column + sign * columns);
+  if (!to) return;
+  roveTo(container, to.id);
+  placeElements(container).find((element) => element.dataset.place === to.id).focus({ preventScroll: true });
+}
+
 // After a redraw, the focus goes back to the place that had it (its new element), or to the
 // first choice where the page asks which move.
 function keepFocus(container, id) {
@@ -343,7 +431,9 @@ function keepFocus(container, id) {
   const choice = container.querySelector(".choices button");
   const place = [...container.querySelectorAll("[data-place]")].find((element) => element.dataset.place === id);
   const target = choice || place;
+  const by = focusedBy;
   if (target) target.focus({ preventScroll: true });
+  focusedBy = by; // the same focus, on the redrawn place
 }
 
 // A click on a place: play the move it completes, offer a choice, or select it.

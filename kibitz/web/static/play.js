@@ -5,6 +5,7 @@
 import { $, app, outcomeText, playMove, randomOutcome, render, showError } from "./app.js";
 import { closeSession, enginesFor, fillEngineSelect, search, stopSearch } from "./engines.js";
 import { fillSelect } from "./html.js";
+import { downloadRecord, exportBody } from "./records.js";
 
 // ------------------------------------------------------------------ shared
 
@@ -17,7 +18,7 @@ function lock(locked) {
 
 // The score of a search's result as the graph records it, at the ply it searched.
 function record(ply, result) {
-  if (result.score && result.score.firstPlayerValue !== undefined) app.evals[ply] = result.score.firstPlayerValue;
+  app.setEval(ply, result.score);
 }
 
 // "engine (Black) played dxe5, +10.18 for Black": the score of a search is from the side
@@ -39,28 +40,10 @@ async function engineMove(purpose, choice, limits, onInfo) {
   return result;
 }
 
+// The game as far as the board's position (the path to its node): evaluations and, where
+// it was played on a clock, the time each move left.
 async function download(players) {
-  const body = {
-    server: app.server,
-    game: app.game.name,
-    position: app.start,
-    moves: app.moves.slice(0, app.cursor),
-    players,
-    evaluations: app.evals.slice(0, app.cursor + 1).map((value) => value ?? null),
-  };
-  const response = await fetch("/api/export", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error((await response.json()).error);
-  const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
-  const link = document.createElement("a");
-  link.href = URL.createObjectURL(await response.blob());
-  link.download = name ? name[1] : "kibitz-game.json";
-  document.body.append(link);
-  link.click();
-  link.remove();
+  await downloadRecord(exportBody(players, true));
 }
 
 // ------------------------------------------------------------------ you against an engine
@@ -102,6 +85,7 @@ function punchClock(mover) {
   clock.left[mover] -= performance.now() - clock.since;
   if (clock.left[mover] > 0) clock.left[mover] += clock.increment;
   clock.running = null;
+  app.node.clockMs = Math.max(0, clock.left[mover]); // the record's time after the move
 }
 
 function startClock(player) {
@@ -189,8 +173,6 @@ async function startGame() {
     over: false,
     stopped: false,
   };
-  app.moves = app.moves.slice(0, app.cursor);
-  app.movesText = app.movesText.slice(0, app.cursor);
   $("play-last").textContent = "";
   // Playing second in a two-player game: the board is drawn from your side (flip turns it back)
   if (app.game.players === 2) app.flipped = you === 1;
@@ -272,8 +254,6 @@ async function watch() {
     stopped: false,
   };
   const moveTimeMs = Math.round(Number($("watch-movetime").value) * 1000);
-  app.moves = app.moves.slice(0, app.cursor);
-  app.movesText = app.movesText.slice(0, app.cursor);
   lock(true);
   setWatchState("running", "starting…");
   try {
