@@ -95,6 +95,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         metavar="N",
         help="playouts per move in the matches against OpenSpiel's MCTS (default 1000)",
     )
+    parser.add_argument(
+        "--no-cluster",
+        action="store_true",
+        help="skip the service through `kibitz cluster` (nginx's hop, the load on 1-3 servers)",
+    )
     parser.add_argument("--no-expectimax", action="store_true", help="skip expectiminimax on Pig")
     parser.add_argument(
         "--no-backgammon", action="store_true", help="skip the backgammon benchmark"
@@ -123,7 +128,7 @@ def main(argv: list[str]) -> None:
     if not args.no_load:
         from benchmarks import load
 
-        load.run(quick=args.quick, load_seconds=args.load_seconds)
+        load.run(quick=args.quick, load_seconds=args.load_seconds, cluster=not args.no_cluster)
     if not args.no_mcts:
         from benchmarks import montecarlo
 

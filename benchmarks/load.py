@@ -40,12 +40,15 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from kibitz.clients import Client, KibitzError
+from kibitz.server.nginx import find_nginx
 
 MOVE_TIME = 0.3
 """Seconds per search in the load benchmark."""
 LOAD_SECONDS = 20.0
 QUICK_LOAD_SECONDS = 5.0
 CLIENT_COUNTS = (16, 64)
+CLUSTER_SERVERS = (1, 2, 3)
+"""Servers behind nginx in the cluster's load runs (with the larger client count)."""
 CALLS = 300
 QUICK_CALLS = 50
 WARM_UP = 20
@@ -61,29 +64,36 @@ idle server a search of each took 0.10-0.28 s of its 0.3 s, at depth 15-20."""
 
 
 class ServerProcess:
-    """`kibitz serve --port 0 FLAGS` as a subprocess; `address` is where it listens (read
-    from its log line "serving on HOST:PORT"), `log` holds its log lines (read all along, so
-    that the server never blocks on a full pipe). A context manager: leaving stops it with
-    SIGTERM."""
+    """`kibitz serve --port 0 FLAGS` as a subprocess, or with `servers` (N > 0) `kibitz
+    cluster --servers N --port 0 FLAGS` (N servers behind nginx); `address` is where it
+    listens (read from its log line "serving on HOST:PORT", or the cluster's "behind nginx
+    on HOST:PORT"), `backends` the cluster's servers, `log` holds its log lines (read all
+    along, so that the server never blocks on a full pipe). A context manager: leaving stops
+    it with SIGTERM."""
 
-    def __init__(self, *flags: str) -> None:
+    def __init__(self, *flags: str, servers: int = 0) -> None:
         self.flags = flags
+        command = ["cluster", "--servers", str(servers)] if servers else ["serve"]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "kibitz", "serve", "--port", "0", *flags],
+            [sys.executable, "-m", "kibitz", *command, "--port", "0", *flags],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
         )
         self.log: list[str] = []
+        self.backends: list[str] = []
         for line in self.process.stderr:
             self.log.append(line)
-            match = re.search(r"serving on (\S+):(\d+)", line)
+            if backend := re.match(r"  server \d+: (\S+)", line):
+                self.backends.append(backend.group(1))
+            match = re.search(r"(?:serving|behind nginx) on (\S+):(\d+)", line)
             if match:
                 self.address = f"{match.group(1)}:{match.group(2)}"
+            if (match and not servers) or line.startswith("In another terminal"):
                 break
         else:
             self.process.wait()
-            raise RuntimeError(f"kibitz serve did not start: {''.join(self.log)}")
+            raise RuntimeError(f"kibitz {command[0]} did not start: {''.join(self.log)}")
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -373,12 +383,21 @@ class Answer:
 
 @dataclass
 class Load:
-    """One load run: N clients searching back to back against one server."""
+    """One load run: N clients searching back to back against one server, or against
+    `servers` servers behind nginx (`kibitz cluster`)."""
 
     clients: int
     flags: tuple[str, ...]
     seconds: float
     move_time: float
+    servers: int = 0
+
+    @property
+    def column(self) -> str:
+        if not self.servers:
+            return f"N={self.clients}"
+        return f"{self.servers} server{'s' if self.servers > 1 else ''}"
+
     opened: int = 0
     open_seconds: float = 0.0
     open_errors: Counter = field(default_factory=Counter)
@@ -505,16 +524,16 @@ def load_flags(clients: int) -> tuple[str, ...]:
     return tuple(flags)
 
 
-def run_load(clients: int, seconds: float, move_time: float = MOVE_TIME) -> Load:
-    load = Load(clients, load_flags(clients), seconds, move_time)
-    server = ServerProcess(*load.flags)
+def run_load(clients: int, seconds: float, move_time: float = MOVE_TIME, servers: int = 0) -> Load:
+    load = Load(clients, load_flags(clients), seconds, move_time, servers)
+    server = ServerProcess(*load.flags, servers=servers)
     try:
         asyncio.run(_load(server, load))
     finally:
         code = server.stop()
     load.problems = server.problems()
     if code:
-        load.problems.append(f"kibitz serve exited with code {code} on SIGTERM")
+        load.problems.append(f"kibitz exited with code {code} on SIGTERM")
     return load
 
 
@@ -633,18 +652,27 @@ ROWS: tuple[tuple[str, Callable[[Load], str]], ...] = (
 
 def print_loads(loads: Sequence[Load]) -> None:
     first = loads[0]
-    print(
-        f"\nLoad: N clients, each with its own connect4 session, searching back to back at "
-        f"{first.move_time:g} s a move\nfor {first.seconds:g} s while one more client calls "
-        f"ListGames in a loop; kibitz serve with {os.cpu_count()} search slots\n"
-        "(--max-searches = CPUs), queue 64, and"
-    )
+    if first.servers:
+        print(
+            f"\nLoad through `kibitz cluster` (nginx in front, sessions pinned by header): "
+            f"{first.clients} clients, each\nwith its own connect4 session, searching back to "
+            f"back at {first.move_time:g} s a move for {first.seconds:g} s while one more\n"
+            f"client calls ListGames in a loop; each server with {os.cpu_count()} search "
+            f"slots, all on this one machine, and"
+        )
+    else:
+        print(
+            f"\nLoad: N clients, each with its own connect4 session, searching back to back at "
+            f"{first.move_time:g} s a move\nfor {first.seconds:g} s while one more client calls "
+            f"ListGames in a loop; kibitz serve with {os.cpu_count()} search slots\n"
+            "(--max-searches = CPUs), queue 64, and"
+        )
     for load in loads:
-        print(f"  N={load.clients}: {' '.join(load.flags) or '(default flags)'}")
+        print(f"  {load.column}: {' '.join(load.flags) or '(default flags)'}")
     table = [(name, [cell(load) for load in loads]) for name, cell in ROWS]
     width = max(len(name) for name, _ in table)
     cells = max(len(value) for _, values in table for value in values)
-    print(f"{'':<{width}}" + "".join(f"  {f'N={load.clients}':>{cells}}" for load in loads))
+    print(f"{'':<{width}}" + "".join(f"  {load.column:>{cells}}" for load in loads))
     for name, values in table:
         print(f"{name:<{width}}" + "".join(f"  {value:>{cells}}" for value in values))
     cores = os.cpu_count()
@@ -659,21 +687,87 @@ def print_loads(loads: Sequence[Load]) -> None:
     )
     for load in loads:
         if load.problems:
-            print(f"N={load.clients}: the server logged {len(load.problems)} warnings/errors:")
+            print(f"{load.column}: the server logged {len(load.problems)} warnings/errors:")
             for line in load.problems[:5]:
                 print(f"  {line}")
+
+
+# ---------------------------------------------------------------------------- the proxy hop
+
+
+def _hop_calls(client: Client, session) -> dict[str, Callable[[], Awaitable[object]]]:
+    health = health_pb2_grpc.HealthStub(client._channel)  # the same channel as the client's
+    return {
+        "Health Check": lambda: health.Check(health_pb2.HealthCheckRequest()),
+        "AnalyzeResult tictactoe depth 1": lambda: client.analyze_result("tictactoe", depth=1),
+        "Search tictactoe depth 1 (a session)": lambda: session.search(depth=1),
+    }
+
+
+async def _proxy_hop(direct_address: str, front_address: str, calls: int) -> dict:
+    """{call: {"direct": seconds..., "nginx": seconds...}}, interleaved call by call."""
+    times: dict[str, dict[str, list[float]]] = {}
+    async with (
+        Client(direct_address, tls_ca="", token="") as direct,
+        Client(front_address, tls_ca="", token="") as front,
+    ):
+        routes = {}
+        for name, client in (("direct", direct), ("nginx", front)):
+            routes[name] = _hop_calls(client, await client.open("tictactoe"))
+        for route in routes.values():
+            for call in route.values():
+                for _ in range(WARM_UP):
+                    await call()
+        for _ in range(calls):
+            for route_name, route in routes.items():
+                for call_name, call in route.items():
+                    times.setdefault(call_name, {}).setdefault(route_name, []).append(
+                        await _time(call)
+                    )
+    return times
+
+
+def proxy_hop(calls: int) -> dict[str, dict[str, list[float]]]:
+    """The same calls straight to a server and through nginx in front of it (`kibitz
+    cluster --servers 1`)."""
+    with ServerProcess(servers=1) as cluster:
+        return asyncio.run(_proxy_hop(cluster.backends[0], cluster.address, calls))
+
+
+def print_proxy_hop(times: dict[str, dict[str, list[float]]], calls: int) -> None:
+    print(
+        f"\nThe proxy's hop: `kibitz cluster --servers 1`, the same calls straight to the "
+        f"server and through\nnginx ({calls} calls each, interleaved)"
+    )
+    print(f"{'call':<38} {'direct ms':>10} {'nginx ms':>9} {'x direct':>9} {'+ ms':>6}")
+    for name, routes in times.items():
+        direct, through = (statistics.median(routes[route]) for route in ("direct", "nginx"))
+        print(
+            f"{name:<38} {_ms(direct):>10} {_ms(through):>9} {through / direct:>9.2f} "
+            f"{_ms(through - direct):>6}"
+        )
+    print("medians; + ms: what the hop adds to a call.")
 
 
 # ---------------------------------------------------------------------------- entry point
 
 
-def run(quick: bool = False, load_seconds: float | None = None) -> None:
-    """Round trips, then the load for each N (see the module docstring)."""
+def run(quick: bool = False, load_seconds: float | None = None, cluster: bool = True) -> None:
+    """Round trips, then the load for each N, then (`cluster`) the proxy's cost and the load
+    through `kibitz cluster` (see the module docstring)."""
     calls = QUICK_CALLS if quick else CALLS
     times, rows = round_trips(calls)
     print_round_trips(times, rows, calls)
     seconds = load_seconds or (QUICK_LOAD_SECONDS if quick else LOAD_SECONDS)
     print_loads([run_load(clients, seconds) for clients in CLIENT_COUNTS])
+    if not cluster:
+        return
+    if find_nginx() is None:
+        print("\nThe cluster: skipped, nginx is missing (scripts/peers.sh installs it)")
+        return
+    print_proxy_hop(proxy_hop(calls), calls)
+    clients = CLIENT_COUNTS[-1]
+    print_loads([run_load(clients, seconds, servers=count) for count in CLUSTER_SERVERS])
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What tests and benchmarks drive and that comes from Debian rather than PyPI: GNU
 # Backgammon (gnubg), Stockfish (the UCI engine the `uci` tests host and the chess benchmark
-# plays), PolyGlot (a UCI host for the bridge's tests) and Chromium (the web page's tests).
+# plays), PolyGlot (a UCI host for the bridge's tests), Chromium (the web page's tests) and
+# nginx (the proxy in front of `kibitz cluster`).
 # Installs what is missing when it can (as root, or with passwordless sudo). What is still
 # missing afterwards is named; the tests that need it then skip, saying so, except with
 # KIBITZ_STRICT=1 (as .ci/run sets it): then a missing peer fails this script.
@@ -13,6 +14,7 @@ PEERS=(
   "stockfish /usr/games/stockfish"
   "polyglot /usr/games/polyglot"
   "chromium /usr/bin/chromium"
+  "nginx /usr/sbin/nginx"
 )
 
 present() {  # present PROGRAM: installed where Debian puts it, or on PATH

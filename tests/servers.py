@@ -1,13 +1,17 @@
-"""`kibitz serve` in a subprocess, for tests that need a server process of their own."""
+"""`kibitz serve` in a subprocess, for tests that need a server process of their own, and
+what tests ask about the processes they start."""
 
 from __future__ import annotations
 
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
 import threading
+import time
+from pathlib import Path
 
 KIBITZ = [sys.executable, "-m", "kibitz"]
 
@@ -53,3 +57,42 @@ class ServerProcess:
 
     def __exit__(self, *exc: object) -> None:
         assert self.stop() == 0, "".join(self.log)
+
+
+def descendants(pid: int) -> list[int]:
+    """The processes below `pid` now: its children, theirs, ..."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        below = children.get(todo.pop(), [])
+        found += below
+        todo += below
+    return found
+
+
+def cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def ended_within(pid: int, deadline: float) -> bool:
+    """Whether process `pid` ends before `deadline` (monotonic), waiting on its pidfd."""
+    try:
+        handle = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        ready, _, _ = select.select([handle], [], [], max(0.0, deadline - time.monotonic()))
+        return bool(ready)
+    finally:
+        os.close(handle)

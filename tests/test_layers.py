@@ -125,9 +125,9 @@ def test_the_composition_root_imports_only_the_layers_commands(name):
 
 
 def test_each_layer_registers_its_own_commands():
-    """`kibitz serve` comes from the server, `kibitz web` from the web layer, `kibitz match`
-    from the match runner, the rest from the clients: the handler of each command is its
-    layer's command module's."""
+    """`kibitz serve` and `kibitz cluster` come from the server, `kibitz web` from the web
+    layer, `kibitz match` from the match runner, the rest from the clients: the handler of
+    each command is its layer's command module's."""
     from kibitz.cli import build_parser
 
     (commands,) = [
@@ -143,6 +143,7 @@ def test_each_layer_registers_its_own_commands():
     assert set(homes.values()) == COMMANDS
     assert {name for name, home in homes.items() if home != "kibitz.clients.cli"} == {
         "serve",
+        "cluster",
         "web",
         "match",
     }

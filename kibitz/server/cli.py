@@ -10,7 +10,8 @@ import os
 import shlex
 import sys
 
-from kibitz.server.config import ServerConfig, add_flags, config_from
+from kibitz import argtypes
+from kibitz.server.config import ServerConfig, add_flags, config_from, given_flags
 
 EXIT_ERROR = 1
 
@@ -26,6 +27,101 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     add_flags(serve)
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
     serve.set_defaults(handler=cmd_serve)
+    add_cluster_command(commands)
+
+
+CLUSTER_PORT = 50050
+CLUSTER_LEAVES_OUT = ("host", "port", "tls_cert", "tls_key")
+"""Settings the cluster sets for its servers (loopback, free ports) or keeps at the proxy
+(TLS: docs/scale-out.md)."""
+
+
+def add_cluster_command(commands: argparse._SubParsersAction) -> None:
+    """Register `kibitz cluster`."""
+    cluster = commands.add_parser(
+        "cluster",
+        help="run several servers behind nginx (sessions pinned to their server)",
+        description="Run N kibitz servers on loopback ports and nginx in front of them, in "
+        "the foreground, until SIGTERM or Ctrl-C. Every call about a session reaches the "
+        "server that holds it (the x-kibitz-session header, hashed consistently); other calls "
+        "spread over the servers. Needs Debian's nginx (scripts/peers.sh installs it). The "
+        "server flags below are given to every server; docs/scale-out.md explains the rest.",
+    )
+    cluster.add_argument(
+        "--servers", type=argtypes.positive_int, default=2, metavar="N", help="servers (default 2)"
+    )
+    cluster.add_argument(
+        "--host", default="127.0.0.1", help="address nginx binds (default 127.0.0.1)"
+    )
+    cluster.add_argument(
+        "--port",
+        type=argtypes.port,
+        default=CLUSTER_PORT,
+        help=f"port nginx listens on (default {CLUSTER_PORT}; 0 = any free one)",
+    )
+    cluster.add_argument("--nginx", metavar="PROGRAM", help="the nginx program (default: nginx)")
+    cluster.add_argument(
+        "--print-config",
+        metavar="HOST:PORT,...",
+        type=_addresses,
+        help="only print the nginx configuration for these servers (nginx on --host:--port; "
+        "for /etc/nginx/conf.d/, see docs/scale-out.md) and exit",
+    )
+    cluster.add_argument(
+        "--config-dir",
+        metavar="DIR",
+        help="write nginx's configuration, pid and temporary files here and keep them "
+        "(default: a temporary directory, removed at the end)",
+    )
+    add_flags(cluster, leave_out=CLUSTER_LEAVES_OUT)
+    cluster.set_defaults(handler=cmd_cluster)
+
+
+def _addresses(text: str) -> list[str]:
+    addresses = [part.strip() for part in text.split(",") if part.strip()]
+    for address in addresses:
+        host, _, port = address.rpartition(":")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise argparse.ArgumentTypeError(f"{address!r} is not HOST:PORT")
+    if not addresses:
+        raise argparse.ArgumentTypeError("no server given")
+    return addresses
+
+
+def cmd_cluster(args: argparse.Namespace) -> int:
+    import shutil
+    from pathlib import Path
+
+    from kibitz.server import cluster, nginx
+
+    max_search_time = config_from(args).max_search_time
+    if args.print_config:
+        listen = f"{args.host}:{args.port}"
+        print(nginx.site_config(listen, args.print_config, max_search_time), end="")
+        return 0
+    program = nginx.find_nginx(args.nginx)
+    if program is None:
+        print(
+            f"kibitz: no nginx program {args.nginx or 'on PATH'}; install Debian's nginx "
+            "(apt install nginx, or scripts/peers.sh) or give --nginx",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
+    directory = Path(args.config_dir) if args.config_dir else cluster.temporary_directory()
+    running = cluster.Cluster(
+        servers=args.servers,
+        host=args.host,
+        port=args.port,
+        serve_flags=given_flags(args, CLUSTER_LEAVES_OUT),
+        max_search_time=max_search_time,
+        nginx_program=program,
+        directory=directory,
+    )
+    try:
+        return cluster.run(running)
+    finally:
+        if not args.config_dir:
+            shutil.rmtree(directory, ignore_errors=True)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import MISSING, Field, dataclass, field, fields, replace
 from typing import Any
 
@@ -195,9 +195,12 @@ FLAGS: tuple[tuple[Field, Flag], ...] = tuple(
 """The settings `kibitz serve` takes, in its help's order, with their flags."""
 
 
-def add_flags(parser: argparse.ArgumentParser) -> None:
-    """The flags of the server's settings (`--port`, `--config`, ...), for `config_from`."""
+def add_flags(parser: argparse.ArgumentParser, leave_out: Collection[str] = ()) -> None:
+    """The flags of the server's settings (`--port`, `--config`, ...), for `config_from`;
+    not those of the settings named in `leave_out`."""
     for setting, flag in FLAGS:
+        if setting.name in leave_out:
+            continue
         parser.add_argument(
             flag.name,
             dest=setting.name,
@@ -207,11 +210,22 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
         )
 
 
+def given_flags(args: argparse.Namespace, leave_out: Collection[str] = ()) -> list[str]:
+    """The settings' flags given on a command line, but those of the settings named in
+    `leave_out`, as arguments for another `kibitz serve`."""
+    given = []
+    for setting, flag in FLAGS:
+        value = getattr(args, setting.name, None)
+        if value is not None and setting.name not in leave_out:
+            given += [flag.name, str(value)]
+    return given
+
+
 def config_from(args: argparse.Namespace) -> ServerConfig:
     """The ServerConfig of `kibitz serve`'s flags: the settings given, else their defaults."""
     given = {
         setting.name: flag.value(getattr(args, setting.name))
         for setting, flag in FLAGS
-        if getattr(args, setting.name) is not None
+        if getattr(args, setting.name, None) is not None
     }
     return ServerConfig(**given)

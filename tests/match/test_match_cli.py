@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import select
 import signal
 import subprocess
 import sys
@@ -13,7 +11,7 @@ from pathlib import Path
 
 import chess.pgn
 import pytest
-from servers import KIBITZ, ServerProcess
+from servers import KIBITZ, ServerProcess, cmdline, descendants, ended_within
 from test_match import engine, played, records
 
 from kibitz.match.cli import EXIT_ENGINE_LOST
@@ -82,45 +80,6 @@ def test_a_match_that_ends_leaves_no_server_nor_engine_of_its_commands(server, s
         process.wait(timeout=30)
     left = [pid for pid in started if not ended_within(pid, deadline=time.monotonic() + 30)]
     assert not left, [cmdline(pid) for pid in left]
-
-
-def descendants(pid: int) -> list[int]:
-    """The processes below `pid` now: its children, theirs, ..."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            parent = int(stat.rsplit(")", 1)[1].split()[1])
-            children.setdefault(parent, []).append(int(entry.name))
-    found, todo = [], [pid]
-    while todo:
-        below = children.get(todo.pop(), [])
-        found += below
-        todo += below
-    return found
-
-
-def cmdline(pid: int) -> bytes:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return b""
-
-
-def ended_within(pid: int, deadline: float) -> bool:
-    """Whether process `pid` ends before `deadline` (monotonic), waiting on its pidfd."""
-    try:
-        handle = os.pidfd_open(pid)
-    except ProcessLookupError:
-        return True
-    try:
-        ready, _, _ = select.select([handle], [], [], max(0.0, deadline - time.monotonic()))
-        return bool(ready)
-    finally:
-        os.close(handle)
 
 
 def test_interrupted_and_killed_matches_resume_to_the_same_record(server, tmp_path):
