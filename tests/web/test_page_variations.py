@@ -55,7 +55,7 @@ def wait_for_board(page, fen_start: str) -> None:
     )
 
 
-def test_a_variation_is_explored_and_left_for_the_main_line(page):
+def test_a_variation_is_explored_and_left_for_the_main_line(page, screenshots):
     pick(page, "chess")
     for move in ("e4", "e5", "Nf3"):
         type_move(page, move)
@@ -74,6 +74,7 @@ def test_a_variation_is_explored_and_left_for_the_main_line(page):
     analyse(page, "depth", 2)  # the analysis of the variation's position, and only of it
     page.wait_for_selector("#analysis-panel[data-state='done']")
     assert analysis_matches_board(page)
+    page.screenshot(path=str(screenshots / "web-variation.png"))
     page.focus("#moves")
     page.keyboard.press("ArrowLeft")  # back along the variation
     wait_for_plies(page, 2)
