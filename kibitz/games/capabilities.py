@@ -249,6 +249,35 @@ class OutcomeChances(Capability):
         `ExpectedReturn.expected_return` (before the roll; exact at the end of a game)."""
 
 
+class Puzzle(Capability):
+    """A one-player game whose goal (a terminal position, `returns()` (1.0,)) is reached by a
+    cheapest sequence of moves: what single-agent search (A*, IDA*, breadth-first, uniform
+    cost) needs. A solution's cost is the sum of its moves' `move_cost`; its length is its
+    number of moves."""
+
+    capability_name: ClassVar[str] = "puzzle (move_cost(), heuristic(), inverse())"
+    heuristic_names: ClassVar[tuple[str, ...]] = ()
+    """The names `heuristic(name)` takes, strongest first (the first is the default), e.g.
+    ``("linear-conflicts", "manhattan", "misplaced")``; engines offer them as a combo."""
+    unit_costs: ClassVar[bool] = True
+    """Whether every move costs 1 (then a solution's cost is its length)."""
+
+    @abstractmethod
+    def move_cost(self, move: Move) -> int:
+        """The cost (a positive whole number) of playing legal `move` here."""
+
+    @abstractmethod
+    def heuristic(self, name: str = "") -> int:
+        """A lower bound on the cost from here to the goal, by the heuristic `name` (""
+        means the first of `heuristic_names`): admissible (never above the true cost) and
+        consistent (h(here) <= cost(move) + h(after the move)); 0 at the goal."""
+
+    def inverse(self, move: Move) -> Move | None:
+        """The move that takes `move` back in the position after it (for pruning the
+        parent in a depth-first search), or None when there is none to prune."""
+        return None
+
+
 class Presentation(Capability):
     """A drawing of the position that a page draws and clicks without knowing the game
     (kibitz.games.presentation, docs/games.md "How a game presents itself")."""
@@ -264,6 +293,7 @@ class Presentation(Capability):
 
 CAPABILITIES: tuple[type[Capability], ...] = (
     HashKey,
+    Puzzle,
     Evaluation,
     NoisyMoves,
     MoveOrdering,
