@@ -9,6 +9,7 @@ docs/match.md, "Scale-out with Ray".
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Any
 
 from kibitz.match.engines import EngineLost, MatchError
@@ -48,6 +49,10 @@ def check_alone(settings: MatchSettings) -> str | None:
     return asyncio.run(check())
 
 
+RAY_START_WAIT_VARIABLE = "RAY_gcs_server_port_wait_time_s"
+RAY_START_WAIT_S = "120"
+
+
 class RayBackend:
     """Games as Ray tasks on the cluster at `address` (None: a local Ray instance, or the one
     this process already joined)."""
@@ -65,6 +70,9 @@ class RayBackend:
                 "--backend ray needs Ray: pip install 'kibitz[ray]' (or 'ray[default]')"
             ) from None
         if not ray.is_initialized():
+            # A local Ray waits 30 s for its control store to start; a busy machine (two
+            # cores under a test suite) has taken longer. An operator's setting stands.
+            os.environ.setdefault(RAY_START_WAIT_VARIABLE, RAY_START_WAIT_S)
             ray.init(address=self.address, log_to_driver=False)
             self._started_ray = True
         self._ray = ray
