@@ -23,8 +23,10 @@ from kibitz.games.chess import Chess
 from kibitz.games.connect4 import ConnectFour
 from kibitz.games.hex import Hex
 from kibitz.games.nim import MisereNim, Nim
+from kibitz.games.pancake import Pancake
 from kibitz.games.pig import Pig
 from kibitz.games.presentation import Diagram
+from kibitz.games.sliding import SlidingPuzzle
 from kibitz.games.tictactoe import TicTacToe
 from kibitz.registry import Registry
 
@@ -32,7 +34,18 @@ GAMES: Registry[type[Game]] = Registry(
     "game", Game, "kibitz.games", ("title", "default_position", "notation_help")
 )
 """Every game by name: the built-ins, then plugins once `load_plugins()` has run."""
-for _game in (TicTacToe, Nim, MisereNim, ConnectFour, Hex, Pig, Backgammon, Chess):
+for _game in (
+    TicTacToe,
+    Nim,
+    MisereNim,
+    ConnectFour,
+    Hex,
+    Pig,
+    Backgammon,
+    Chess,
+    SlidingPuzzle,
+    Pancake,
+):
     GAMES.register(_game)
 
 __all__ = [

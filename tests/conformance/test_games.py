@@ -29,6 +29,7 @@ from kibitz.games.capabilities import (
     OutcomeChances,
     Playout,
     Presentation,
+    Puzzle,
     SolverHooks,
     Symmetry,
 )
@@ -368,6 +369,38 @@ def plies_count_the_moves_played(game):
         replayed = game.from_position(first)
         replayed.play_line(moves)
         assert replayed.position() == state.position() and replayed.ply() == state.ply()
+
+
+@checks(Puzzle)
+def puzzle_heuristics_are_consistent_and_inverses_take_moves_back(game):
+    """A puzzle has one player and a goal worth (1.0,); each named heuristic is a whole
+    number, 0 at the goal, "" the first name, and consistent along every legal move (h
+    before <= the move's cost + h after); costs are positive whole numbers (1 with
+    `unit_costs`); a move's inverse, where it has one, is legal after it and takes it back."""
+    names = game.heuristic_names
+    assert game.players == 1 and names and len(set(names)) == len(names)
+    for state, _ in playouts(game):
+        values = [state.heuristic(name) for name in names]
+        assert all(isinstance(value, int) and value >= 0 for value in values)
+        assert state.heuristic() == values[0]
+        if state.is_terminal():
+            assert values == [0] * len(names) and tuple(state.returns()) == (1.0,)
+            continue
+        before = snapshot(state)
+        for move in state.legal_moves():
+            cost = state.move_cost(move)
+            assert isinstance(cost, int) and cost > 0 and (cost == 1 or not game.unit_costs)
+            state.play(move)
+            after = [state.heuristic(name) for name in names]
+            assert all(h <= cost + h_after for h, h_after in zip(values, after, strict=True))
+            inverse = state.inverse(move)
+            if inverse is not None and not state.is_terminal():
+                assert inverse in state.legal_moves()
+                state.play(inverse)
+                assert snapshot(state)[:2] == before[:2]
+                state.undo()
+            state.undo()
+            assert snapshot(state) == before
 
 
 @checks(Presentation)
