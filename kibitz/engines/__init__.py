@@ -19,6 +19,7 @@ from kibitz.engines.base import (
 )
 from kibitz.engines.expectimax import Expectimax
 from kibitz.engines.mcts import MCTS
+from kibitz.engines.single import AStar, IDAStar
 from kibitz.engines.types import MAX_PLY, Clock, Info, Limits, Result, RootMove, Score
 from kibitz.engines.uci import ConfigError, UciDefinition, UciEngine, probe
 from kibitz.engines.uci import read_config as _read_config
@@ -44,6 +45,8 @@ ENGINES: Registry[type[Engine]] = Registry(
 ENGINES.register(AlphaBeta)
 ENGINES.register(MCTS)
 ENGINES.register(Expectimax)
+ENGINES.register(IDAStar)
+ENGINES.register(AStar)
 
 
 def load_plugins() -> list[str]:

@@ -183,6 +183,13 @@ class Engine(ABC):
             typed[spec.name] = spec.coerce(value)
         return typed
 
+    @classmethod  # noqa: B027 - optional: most engines' options suit every game
+    def check_options_for(cls, game_cls: type[Game], options: Mapping[str, Any]) -> None:
+        """Raise OptionError where `options` (typed, every option) do not suit games of
+        `game_cls`, e.g. a heuristic the game does not have. The server asks before a
+        session or an analysis starts and when a session's options change. Nothing by
+        default."""
+
     def set_options(self, options: Mapping[str, Any]) -> None:
         self.options.update(self.validate_options(options))
 

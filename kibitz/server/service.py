@@ -24,6 +24,7 @@ from kibitz.server.queue import SearchQueue
 from kibitz.server.sessions import Session, SessionRegistry
 from kibitz.server.validation import (
     SearchJob,
+    checked_options,
     engine_for,
     game_named,
     limit_ranges,
@@ -176,7 +177,8 @@ class EngineService(pb_grpc.EngineServiceServicer):
     async def CreateSession(self, request: pb.CreateSessionRequest, context) -> pb.Session:
         game = game_named(request.game)
         engine = engine_for(request.engine, game)
-        options = {**engine.default_options(), **typed_options(engine, request.options)}
+        given = typed_options(engine, request.options)
+        options = checked_options(engine, game, {**engine.default_options(), **given})
         owner = self._caller(context)
         session = await self.sessions.open(
             game, engine, options, owner, self._configured_worker, request.session_id
@@ -207,7 +209,7 @@ class EngineService(pb_grpc.EngineServiceServicer):
     async def SetOptions(self, request: pb.SetOptionsRequest, context) -> pb.Session:
         session = self._idle_session(request.session_id, context, "change options")
         changes = typed_options(session.engine, request.options)
-        options = {**session.options, **changes}
+        options = checked_options(session.engine, session.game, {**session.options, **changes})
         self.sessions.recharge(session, options)
         async with session.lock:
             worker = await session.live_worker()
@@ -315,7 +317,8 @@ class EngineService(pb_grpc.EngineServiceServicer):
         started = asyncio.get_running_loop().time()
         game = game_named(request.game)
         engine = engine_for(request.engine, game)
-        options = {**engine.default_options(), **typed_options(engine, request.options)}
+        given = typed_options(engine, request.options)
+        options = checked_options(engine, game, {**engine.default_options(), **given})
         job = self._job(game, engine, request)
         if inline.eligible(engine, options, job):
             for response in self._inline(engine, options, job, started, progress):

@@ -71,6 +71,18 @@ def typed_options(engine: type[Engine], options: Mapping[str, str]) -> dict[str,
         raise invalid(str(exc)) from None
 
 
+def checked_options(
+    engine: type[Engine], game: type[Game], options: dict[str, Any]
+) -> dict[str, Any]:
+    """`options` (every option, typed) when they suit games of `game`; INVALID_ARGUMENT
+    naming the culprit otherwise."""
+    try:
+        engine.check_options_for(game, options)
+    except OptionError as exc:
+        raise invalid(str(exc)) from None
+    return options
+
+
 @dataclass
 class SearchJob:
     """A validated search: what the worker gets, plus what the server needs to supervise it."""

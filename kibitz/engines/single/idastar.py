@@ -1,0 +1,173 @@
+"""The `idastar` engine: iterative-deepening A* (Korf 1985), and IDDFS as IDA* with h = 0.
+
+Each iteration is a depth-first search bounded by a cost threshold: the first threshold is
+h(root), the next the least f = g + h of the positions the iteration cut off. There is no
+transposition table; the only pruning is the inverse of the move just played
+(`Puzzle.inverse`, asked in the position after the move). A solution found is a cheapest
+one (h is admissible). Memory is the current line only.
+
+**Node-count convention** (a compiled kernel must match it node for node). A node is
+counted each time the recursive search is entered for a position, the root included, in
+every iteration (`nodes` sums them). On entry, in this order:
+
+1. count the node (and poll the limits when the count reaches the next poll: at a node
+   limit N the search ends having counted exactly N nodes);
+2. f = g + h(position);
+3. if f > threshold: the position is cut off (f is a candidate for the next threshold);
+   return;
+4. if the position is the goal (`is_terminal()`): found; return;
+5. the children in `legal_moves()` order (at the root: restricted to `search_moves`),
+   except the inverse of the move that led here, each entered with g + `move_cost(move)`.
+
+Korf (1985) counts the root once, not once per iteration: on his 15-puzzle instances this
+count is his plus the iterations less one (instance 79: 540,867 = 540,860 + 7; a test holds
+it). Each iteration that ends without a solution reports an Info: `depth` = its threshold.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from kibitz.engines.base import OptionSpec, Requirements
+from kibitz.engines.single.answer import Outcome
+from kibitz.engines.single.common import (
+    HEURISTIC_OPTION,
+    Finish,
+    Halt,
+    Plan,
+    Progress,
+    PuzzleEngine,
+)
+from kibitz.games import Game, Move
+from kibitz.games.capabilities import Puzzle
+from kibitz.vocabulary import StopReason
+
+INFINITE = float("inf")
+MAX_LINE = 400
+"""The longest line searched (Python's recursion limit): a search that reaches a position
+this many moves deep within its threshold ends there (`StopReason.DEPTH`), its threshold
+the proven bound. Without a table IDA* cannot tell a goal that cannot be reached from one
+far away where moves can cycle, so this is also where such a search ends."""
+
+
+class DepthFirst:
+    """One IDA* search: the thresholds, the line being searched and the best line so far."""
+
+    def __init__(self, state: Game, plan: Plan, progress: Progress) -> None:
+        assert isinstance(state, Puzzle)
+        self.state: Puzzle = state
+        self.plan = plan
+        self.progress = progress
+        self.heuristic = plan.heuristic
+        self.path: list[Move] = []
+        self.threshold = 0
+        self.next_threshold: float = INFINITE
+        self.iterations = 0
+        self.seldepth = 0
+        self.closest_h: float = INFINITE
+        """The least h of a position searched within a threshold; its line and cost next."""
+        self.closest: tuple[list[Move], int] = ([], 0)
+        self.solution: tuple[list[Move], int] | None = None
+
+    def deepen(self) -> Finish:
+        """Iterations with rising thresholds until a solution, a limit or no threshold is
+        left (the goal cannot be reached)."""
+        threshold = self.heuristic()
+        limit = self.plan.cost_limit
+        try:
+            while True:
+                if limit is not None and threshold > limit:
+                    self.threshold = threshold  # proven: no solution within the limit
+                    return self.now(StopReason.DEPTH)
+                self.threshold, self.next_threshold = threshold, INFINITE
+                self.iterations += 1
+                if self.visit(0, None, self.plan.root_moves):
+                    return self.now(StopReason.SOLVED)
+                if self.next_threshold == INFINITE:
+                    return self.now(StopReason.SOLVED, unreachable=True)
+                self.progress.send(self.now())
+                threshold = int(self.next_threshold)
+        except Halt as halt:
+            return self.now(halt.reason)
+
+    def visit(self, g: int, prune: Move | None, moves: list[Move] | None = None) -> bool:
+        """Enter a position reached at cost `g` (the convention of the module docstring);
+        True when the goal was found below (the state is restored either way)."""
+        progress = self.progress
+        progress.nodes += 1
+        if progress.nodes >= progress.next_check:
+            progress.poll(self.now)
+        h = self.heuristic()
+        f = g + h
+        if f > self.threshold:
+            if f < self.next_threshold:
+                self.next_threshold = f
+            return False
+        state = self.state
+        path = self.path
+        if state.is_terminal():
+            self.solution = (list(path), g)
+            return True
+        if h < self.closest_h:
+            self.closest_h, self.closest = h, (list(path), g)
+        if len(path) >= self.seldepth:
+            self.seldepth = len(path) + 1
+            if self.seldepth > MAX_LINE:
+                raise Halt(StopReason.DEPTH)
+        for move in state.legal_moves() if moves is None else moves:
+            if move == prune:
+                continue
+            cost = state.move_cost(move)
+            state.play(move)
+            path.append(move)
+            try:
+                found = self.visit(g + cost, state.inverse(move))
+            finally:
+                path.pop()
+                state.undo()
+            if found:
+                return True
+        return False
+
+    def now(self, reason: StopReason = StopReason.DEPTH, unreachable: bool = False) -> Finish:
+        """The answer as things stand: the solution, else the line to the closest position
+        with the current threshold as the proven bound."""
+        stats = {"iterations": float(self.iterations), "threshold": float(self.threshold)}
+        if self.solution is not None:
+            line, cost = self.solution
+            outcome = Outcome(line, cost, cost, solved=True, optimal=True, stats=stats)
+        else:
+            line, cost = self.closest
+            outcome = Outcome(line, cost, self.threshold, unreachable=unreachable, stats=stats)
+        return Finish(outcome, self.progress.nodes, self.threshold, self.seldepth, reason)
+
+
+class IDAStar(PuzzleEngine):
+    """IDA* and IDDFS for one-player games with the `Puzzle` capability."""
+
+    name: ClassVar[str] = "idastar"
+    description: ClassVar[str] = (
+        "Single-agent search for puzzles: iterative-deepening A* (Korf 1985) with the "
+        "game's admissible heuristic, or iterative-deepening depth-first search (h = 0). "
+        "Depth-first iterations bounded by a cost threshold, no table (memory: the line "
+        "only), the inverse of the last move pruned; the solution found is a cheapest one. "
+        "A depth limit is a bound on the solution's cost."
+    )
+    requires: ClassVar[Requirements] = Requirements(
+        players=(1, 1), chance=False, capabilities=(Puzzle,)
+    )
+    uninformed: ClassVar[frozenset[str]] = frozenset({"iddfs"})
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        HEURISTIC_OPTION,
+        OptionSpec(
+            "Algorithm",
+            "combo",
+            "idastar",
+            "idastar: thresholds on g + h; iddfs: iterative deepening depth-first search, "
+            "thresholds on g alone (IDA* with h = 0: optimal, many more nodes).",
+            choices=("idastar", "iddfs"),
+        ),
+    )
+
+    def run(self, state: Game, plan: Plan, progress: Progress) -> Finish:
+        return DepthFirst(state, plan, progress).deepen()
