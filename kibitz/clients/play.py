@@ -8,11 +8,11 @@ import random
 
 from kibitz.clients.client import InvalidArgument, NotFound
 from kibitz.clients.sync import SyncClient
-from kibitz.clients.values import Limits
+from kibitz.clients.values import Limits, Result
 
 HELP = (
-    "Type a move, `moves` for the legal moves, `undo` to take back your last move, `quit`. "
-    "Dice roll by themselves."
+    "Type a move, `moves` for the legal moves, `hint` for the engine's best move here, `undo` "
+    "to take back your last move, `quit`. Dice roll by themselves."
 )
 
 
@@ -30,11 +30,14 @@ CHANCE = -1
 def play(client: SyncClient, args: argparse.Namespace, limits: Limits) -> int:
     """Alternate human and engine moves until the game ends or the human quits; at a chance
     event (dice) this program rolls for both sides, with `args.seed`."""
-    human = 0 if args.you == "first" else 1
     dice = random.Random(args.seed)
     moves: list[str] = []
     turns: list[int] = []  # len(moves) at each of the human's turns, for `undo`
     position = client.describe(args.game, args.position)  # validates game and position first
+    alone = _players(client, args.game) == 1
+    human = 0 if alone or args.you == "first" else 1
+    if alone:
+        print("A puzzle: you play alone; `hint` asks the engine for the next move.")
     # reopen: the human may think past the server's idle timeout
     session = client.open(args.game, args.engine, args.options, reopen=True)
     print(HELP)
@@ -62,6 +65,11 @@ def play(client: SyncClient, args: argparse.Namespace, limits: Limits) -> int:
                 if command == "moves":
                     print("legal moves:", " | ".join(position.legal_moves))
                     continue
+                if command == "hint":
+                    result = session.search(args.position, moves, limits).wait()
+                    found = _shown(result) if result.best_move else "none found in the limits"
+                    print(f"hint: {found}  ({result.score})")
+                    continue
                 if command == "undo":
                     if len(turns) >= 2:
                         turns.pop()
@@ -75,11 +83,19 @@ def play(client: SyncClient, args: argparse.Namespace, limits: Limits) -> int:
                     moves.append(command)
             else:
                 result = session.search(args.position, moves, limits).wait()
-                shown = result.best_move_label or result.best_move
-                named = shown if shown == result.best_move else f"{shown} ({result.best_move})"
-                print(f"engine plays {named}  ({result.score})")
+                print(f"engine plays {_shown(result)}  ({result.score})")
                 moves.append(result.best_move)
             position = client.describe(args.game, args.position, tuple(moves))
     finally:
         with contextlib.suppress(NotFound):
             session.close()
+
+
+def _shown(result: Result) -> str:
+    """The best move as people read it, with the game's notation beside it if it differs."""
+    shown = result.best_move_label or result.best_move
+    return shown if shown == result.best_move else f"{shown} ({result.best_move})"
+
+
+def _players(client: SyncClient, game: str) -> int:
+    return next((info.players for info in client.games() if info.name == game), 2)

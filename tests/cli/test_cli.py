@@ -292,3 +292,21 @@ def test_analyse_chess_writes_san_and_mates_in_moves(address):
     assert run.returncode == 0, run.stderr
     assert re.search(r"^best move Ra6\s+score mate in 2\s", run.stdout, re.MULTILINE)
     assert re.search(r"^  Ra6\s+mate in 2  Ra6 bxa6 b7#$", run.stdout, re.MULTILINE)
+
+
+def test_play_a_sliding_puzzle_alone_with_a_hint(address):
+    # the blank one step below its goal corner: `hint` names U, and U solves it
+    run = kibitz(address, "play", "sliding-puzzle", "3,1,2,0,4,5,6,7,8", stdin="hint\nD\nU\nU\n")
+    assert run.returncode == 0, run.stderr
+    assert "you play alone" in run.stdout
+    assert "hint: U  (solved in 1 move)" in run.stdout
+    assert "engine plays" not in run.stdout
+    assert run.stdout.rstrip().endswith("game over: the puzzle is solved")
+
+
+def test_analyse_solves_an_eight_puzzle_optimally(address):
+    run = kibitz(address, "analyse", "sliding-puzzle", "1,5,3,4,0,2,7,6,8", "--solve")
+    assert run.returncode == 0, run.stderr
+    assert "solved in 20 moves" in run.stdout and "(solved)" in run.stdout
+    last_iteration = [line for line in run.stdout.splitlines() if line.startswith("depth 20")]
+    assert len(last_iteration[0].split(" pv ")[1].split()) == 20  # the whole solution

@@ -266,3 +266,20 @@ def test_arrow_keys_walk_a_hex_board(page):
     page.keyboard.press("Enter")
     wait_for_plies(page, 1)
     assert page.locator("#moves li .move").all_inner_texts() == ["c1"]
+
+
+def test_a_puzzles_solution_is_found_and_played_on_the_board(page):
+    pick(page, "sliding-puzzle")
+    load(page, "3,1,2,4,0,5,6,7,8")  # the blank goes left, then up
+    tiles = page.eval_on_selector_all("#board .place", "places => places.length")
+    assert tiles == 9
+    page.check("#solve")
+    analyse(page, "infinite")
+    page.wait_for_selector("#analysis-panel[data-state='done']")
+    assert page.inner_text("#stat-score") == "solved in 2 moves"
+    assert page.inner_text("#pv") == "L U"
+    page.click("#play-line")  # the solution, a move at a time
+    wait_for_plies(page, 2)
+    page.wait_for_selector("#status[data-over='yes']")
+    assert page.locator("#moves .move").all_inner_texts() == ["L", "U"]
+    assert page.input_value("#position-text") == "0,1,2,3,4,5,6,7,8"

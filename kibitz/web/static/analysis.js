@@ -14,6 +14,8 @@ let wanted = false; // the user asked for analysis (until stop)
 let running = null; // the promise of the running search
 let restart = false; // the position changed: search it when the running one ends
 let shown = null; // the app.version whose analysis is on screen (null: none)
+let finalLine = []; // the finished analysis' line (a puzzle's whole solution), to play
+const LINE_STEP_MS = 400; // between two moves of the line played on the board
 
 function limits() {
   const kind = $("limit-kind").value;
@@ -123,6 +125,8 @@ function clearResults() {
   for (const id of ["stat-depth", "stat-score", "stat-nodes", "stat-nps", "stat-time"]) $(id).textContent = "-";
   $("stat-score").classList.remove("proven");
   $("pv").textContent = "";
+  $("play-line").hidden = true;
+  finalLine = [];
   for (const part of ["thead", "tbody"]) $("root-moves").querySelector(part).innerHTML = "";
   allRootMoves = false;
   lastRootMoves = [];
@@ -175,6 +179,8 @@ async function analyse() {
       const why = result.gameOver ? `game over: ${outcomeText(result.gameOver)}` : `${best} (${result.stopReason})`;
       $("analysis-state").textContent = why;
       panel().dataset.best = result.bestMove || "";
+      finalLine = result.pv || [];
+      $("play-line").hidden = !finalLine.length;
       render();
     }
   } catch (error) {
@@ -236,6 +242,20 @@ function markKeys(event) {
   if (app.mode === "analyse") toggleMarks(kind);
 }
 
+// Plays the analysis' line on the board move after move (a solution, animated), while the
+// board stays where the last of them put it: a click elsewhere ends it.
+async function playLine() {
+  const line = finalLine;
+  for (const move of line) {
+    const before = app.version;
+    await playMove(move);
+    if (app.version === before) return;
+    const reached = app.version;
+    await new Promise((done) => setTimeout(done, LINE_STEP_MS));
+    if (app.version !== reached) return;
+  }
+}
+
 export function initAnalysis() {
   $("limit-kind").onchange = () => ($("limit-value").hidden = $("limit-kind").value === "infinite");
   $("analyse-start").onclick = startAnalysis;
@@ -249,6 +269,7 @@ export function initAnalysis() {
     if (!row || app.locked || app.position.gameOver || shown !== app.version) return;
     playMove(row.dataset.move).catch(showError);
   };
+  $("play-line").onclick = () => playLine().catch(showError);
   $("arrows-toggle").onclick = () => toggleMarks("arrows");
   $("heat-toggle").onclick = () => toggleMarks("heat");
   document.addEventListener("keydown", markKeys);
