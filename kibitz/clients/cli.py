@@ -103,15 +103,18 @@ def cmd_games(args: argparse.Namespace, client: SyncClient) -> int:
     if args.json:
         print(_list_as_json(games))
         return 0
+    width = max((len(game.name) for game in games), default=0)
+    indent = " " * width
     for game in games:
         chance = ", chance" if game.has_chance else ""
-        print(f"{game.name:<12} {game.title} ({game.players} players{chance})")
-        print(f"{'':<12} start: {game.default_position!r}")
+        players = "1 player" if game.players == 1 else f"{game.players} players"
+        print(f"{game.name:<{width}} {game.title} ({players}{chance})")
+        print(f"{indent} start: {game.default_position!r}")
         if args.verbose:
-            print(f"{'':<12} {game.notation_help}")
-            print(f"{'':<12} default engine: {game.default_engine or '(none)'}")
+            print(f"{indent} {game.notation_help}")
+            print(f"{indent} default engine: {game.default_engine or '(none)'}")
             capabilities = ", ".join(game.capabilities) or "(none)"
-            print(f"{'':<12} capabilities: {capabilities}")
+            print(f"{indent} capabilities: {capabilities}")
     return 0
 
 

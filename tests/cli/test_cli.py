@@ -112,6 +112,16 @@ def test_games_verbose_shows_default_engines_and_capabilities(address):
     assert "capabilities: hash keys (key())" in connect4
 
 
+def test_games_lines_up_every_name_and_counts_one_player(address):
+    out = kibitz(address, "games").stdout
+    lines = out.splitlines()
+    titles = {line.split()[0]: line for line in lines if not line.startswith(" ")}
+    assert titles["sliding-puzzle"] == "sliding-puzzle Sliding puzzle (1 player)"
+    assert titles["chess"].startswith("chess          Chess (2 players)")
+    starts = [line for line in lines if line.lstrip().startswith("start:")]
+    assert {line.index("start:") for line in starts} == {len("sliding-puzzle") + 1}
+
+
 def test_games_verbose_explains_the_hex_board_size_and_the_swap(address):
     out = kibitz(address, "games", "-v").stdout
     hex_game = out[out.index("\nhex ") : out.index("\nmisere-nim ")]
