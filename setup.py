@@ -27,6 +27,7 @@ KERNELS = [
         ("kibitz.engines.alphabeta.kernels._connect4", POPCNT),
         ("kibitz.engines.mcts.kernels._playouts", []),
         ("kibitz.games.chess._board", []),
+        ("kibitz.games._sliding_kernel", []),
     )
 ]
 

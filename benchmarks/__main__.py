@@ -1,7 +1,8 @@
 """`python -m benchmarks`: the service (round trips and load, benchmarks/load.py), Monte
 Carlo tree search (benchmarks/montecarlo.py), expectiminimax on Pig (benchmarks/expectimax.py),
 backgammon against GNU Backgammon (benchmarks/backgammon.py), chess next to Sunfish and
-Stockfish (benchmarks/chess.py), then Connect Four solving.
+Stockfish (benchmarks/chess.py), sliding puzzles (benchmarks/puzzles.py), then Connect Four
+solving.
 
 Everything runs under ``if __name__ == "__main__"``: the Connect Four peers start their child
 processes from a forkserver, which re-imports this module in every child.
@@ -106,6 +107,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--no-chess", action="store_true", help="skip the chess benchmark")
     parser.add_argument(
+        "--no-puzzles",
+        action="store_true",
+        help="skip the sliding puzzles (Korf's 100 with IDA*, the 8-puzzle with A*)",
+    )
+    parser.add_argument(
         "--chess-pairs",
         type=argtypes.positive_int,
         metavar="N",
@@ -147,6 +153,11 @@ def main(argv: list[str]) -> None:
         from benchmarks import chess
 
         chess.run(quick=args.quick, pairs=args.chess_pairs)
+        print()
+    if not args.no_puzzles:
+        from benchmarks import puzzles
+
+        puzzles.run(quick=args.quick)
         print()
     if not args.no_connect4:
         from benchmarks import connect4

@@ -18,6 +18,7 @@ import kibitz
 from kibitz.clients.sync import SyncClient
 from kibitz.engines.alphabeta import kernels as alphabeta_kernels
 from kibitz.engines.mcts import kernels as mcts_kernels
+from kibitz.games import sliding_pdb
 from kibitz.games.chess.game import CompiledBoard
 from kibitz.games.connect4 import ConnectFour
 from kibitz.server.config import ServerConfig
@@ -46,6 +47,7 @@ def main(expected: str) -> None:
         "alpha-beta Connect Four kernel": alphabeta_kernels.available(),
         "MCTS playout kernel": mcts_kernels.playout_for(ConnectFour) is not None,
         "compiled chess board": CompiledBoard is not None,
+        "sliding-puzzle IDA* kernel": sliding_pdb.kernel_available(),
     }
     for name, built in kernels.items():
         check(built == compiled, f"{name}: {'built' if built else 'absent'}")

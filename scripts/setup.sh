@@ -17,8 +17,8 @@ spec="."
 install_stamp() {
   {
     cat pyproject.toml setup.py kibitz/__init__.py kibitz/engines/*/kernels/*.pyx kibitz/engines/*/kernels/*.pxd \
-      kibitz/games/*/*.pyx
-    ls kibitz/engines/*/kernels/*.so kibitz/games/*/*.so 2>/dev/null || true
+      kibitz/games/*.pyx kibitz/games/*/*.pyx
+    ls kibitz/engines/*/kernels/*.so kibitz/games/*.so kibitz/games/*/*.so 2>/dev/null || true
   } | sha256sum | cut -d' ' -f1
 }
 
