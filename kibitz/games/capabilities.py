@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import astuple, dataclass
 from typing import ClassVar
 
@@ -276,6 +277,20 @@ class Puzzle(Capability):
         """The move that takes `move` back in the position after it (for pruning the
         parent in a depth-first search), or None when there is none to prune."""
         return None
+
+    def compiled_depth_first(self, heuristic: str) -> CompiledDepthFirst | None:
+        """A compiled IDA* from this position with the heuristic `heuristic` ("" = the
+        first of `heuristic_names`), the same search node for node as the `idastar`
+        engine's (its module docstring's convention), or None where the game has none
+        (not built, a heuristic or a size it does not cover)."""
+        return None
+
+
+CompiledDepthFirst = Callable[[int | None], tuple[list[Move] | None, int, list[int]]]
+"""A compiled IDA* (`Puzzle.compiled_depth_first`): called with a node limit (None: none),
+it searches from scratch and answers ``(solution, nodes, thresholds)``: the cheapest
+solution's moves, or None when the node limit ended it (then `nodes` is the limit); the
+nodes counted over every iteration; each iteration's threshold."""
 
 
 class Presentation(Capability):

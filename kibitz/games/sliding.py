@@ -23,8 +23,16 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import ClassVar
 
+from kibitz.games import sliding_pdb
 from kibitz.games.base import Game, IllegalMoveError, Move, NotationError, capped_int, quoted
-from kibitz.games.capabilities import Evaluation, HashKey, Playout, Presentation, Puzzle
+from kibitz.games.capabilities import (
+    CompiledDepthFirst,
+    Evaluation,
+    HashKey,
+    Playout,
+    Presentation,
+    Puzzle,
+)
 from kibitz.games.presentation import GRID, Diagram, Place, targets_of
 
 UP, LEFT, RIGHT, DOWN = 0, 1, 2, 3
@@ -372,6 +380,23 @@ class SlidingPuzzle(Game, Puzzle, HashKey, Evaluation, Playout, Presentation):
     def inverse(self, move: Move) -> Move | None:
         """U and D, L and R undo each other."""
         return 3 - move
+
+    def compiled_depth_first(self, heuristic: str) -> CompiledDepthFirst | None:
+        """The compiled IDA* of `kibitz.games.sliding_pdb` (Manhattan, or with linear
+        conflicts; boards up to its `KERNEL_CELLS`), where it was built."""
+        name = heuristic or HEURISTICS[0]
+        if not sliding_pdb.kernel_available() or name not in sliding_pdb.HEURISTICS:
+            return None
+        if len(self._tiles) > sliding_pdb.KERNEL_CELLS:
+            return None
+        tiles, columns = tuple(self._tiles), self.columns
+
+        def search(node_limit: int | None) -> tuple[list[Move] | None, int, list[int]]:
+            line, nodes, thresholds = sliding_pdb.solve(tiles, columns, name, node_limit)
+            moves = None if line is None else [MOVE_NAMES.index(step) for step in line]
+            return moves, nodes, thresholds
+
+        return search
 
     def evaluate(self, player: int | None = None) -> int:
         """Minus the default heuristic, in centi-units: closer to the goal is better."""

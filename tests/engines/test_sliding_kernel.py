@@ -12,6 +12,7 @@ import pytest
 
 from benchmarks.puzzles import korf100
 from kibitz.games import sliding_pdb as pdb
+from kibitz.vocabulary import Bound
 
 needs_kernel = pytest.mark.skipif(
     not pdb.kernel_available(), reason="the sliding kernel was not built"
@@ -44,6 +45,10 @@ CASES = [(3, 200, seed) for seed in range(4)] + [(4, 100, 0), (4, 100, 2), (4, 1
 """Optimal lengths 20-32, 400 to 30,000 nodes with Manhattan alone."""
 
 
+KORF_1 = (14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3)
+"""Korf's instance 1, 57 moves from the goal."""
+
+
 @needs_kernel
 @pytest.mark.parametrize("width, steps, seed", CASES)
 @pytest.mark.parametrize("heuristic", ["manhattan", "linear-conflicts", "pdb"])
@@ -71,13 +76,17 @@ def test_the_kernel_is_the_idastar_engine(width, steps, seed, heuristic):
     tiles = scramble(width, steps, seed)
     state = SlidingPuzzle.from_position(",".join(map(str, tiles)))
     infos = []
-    result = single.IDAStar({"Heuristic": heuristic}).search(
-        state, Limits(), SearchContext(report=infos.append)
-    )
+    python = single.IDAStar({"Heuristic": heuristic, "Kernel": False})
+    result = python.search(state, Limits(), SearchContext(report=infos.append))
     pv, nodes, thresholds = pdb.solve(tiles, width, heuristic)
     assert [state.format_move(move) for move in result.pv] == pv
     assert result.nodes == nodes
     assert [info.depth for info in infos] == thresholds
+    compiled = single.IDAStar({"Heuristic": heuristic}).search(
+        state, Limits(), SearchContext(report=lambda info: None)
+    )  # the engine's own kernel path: the same answer and count
+    assert (compiled.pv, compiled.nodes, compiled.score) == (result.pv, nodes, result.score)
+    assert compiled.stats["compiled"] == 1.0 and "compiled" not in result.stats
 
 
 def test_without_the_kernel_solve_is_python(monkeypatch):
@@ -119,3 +128,41 @@ def test_korf_instances_have_their_published_lengths(number, small_databases):
             target = dict((pdb.MOVES[d], cell) for d, cell in pdb._moves(blank, 4, 16))[move]
             board[blank], board[target] = board[target], 0
         assert board == list(range(16))
+
+
+@needs_kernel
+@pytest.mark.parametrize("limit", [1, 1000, 150_000])
+def test_the_engines_kernel_path_stops_at_a_node_limit_like_the_python_search(limit):
+    single = pytest.importorskip("kibitz.engines.single")
+    from kibitz.engines import Limits, SearchContext
+    from kibitz.games.sliding import SlidingPuzzle
+
+    korf_1 = SlidingPuzzle.from_position(",".join(map(str, KORF_1)))
+    compiled, python = (
+        single.IDAStar({"Kernel": kernel}).search(
+            korf_1, Limits(nodes=limit), SearchContext(report=lambda info: None)
+        )
+        for kernel in (True, False)
+    )
+    assert compiled.nodes == python.nodes == limit
+    assert compiled.stop_reason == python.stop_reason == "nodes"
+    assert compiled.score == python.score  # not solved: the threshold reached, a bound
+    assert compiled.score.bound == Bound.UPPER
+
+
+@needs_kernel
+def test_the_engines_kernel_path_runs_in_slices_to_the_optimum():
+    single = pytest.importorskip("kibitz.engines.single")
+    from kibitz.engines import Limits, SearchContext
+    from kibitz.games.sliding import SlidingPuzzle
+
+    korf_1 = SlidingPuzzle.from_position(",".join(map(str, KORF_1)))
+    limited = single.IDAStar({}).search(
+        korf_1, Limits(nodes=3_000_000), SearchContext(report=lambda info: None)
+    )  # past the first slices: stopped at the limit exactly, as the kernel alone stops
+    alone = pdb.solve(KORF_1, 4, "linear-conflicts", 3_000_000)
+    assert (limited.nodes, limited.score.plies) == (alone[1], alone[2][-1])
+    solved = single.IDAStar({}).search(korf_1, Limits(), SearchContext(report=lambda i: None))
+    pv, nodes, _ = pdb.solve(KORF_1, 4, "linear-conflicts")
+    assert [korf_1.format_move(move) for move in solved.pv] == pv and len(pv) == 57
+    assert solved.nodes == nodes and solved.score.bound == Bound.EXACT

@@ -19,6 +19,15 @@ every iteration (`nodes` sums them). On entry, in this order:
 5. the children in `legal_moves()` order (at the root: restricted to `search_moves`),
    except the inverse of the move that led here, each entered with g + `move_cost(move)`.
 
+Where the game has a compiled IDA* (`Puzzle.compiled_depth_first`: the sliding puzzle's
+kernel) and the search is plain IDA* (no `depth` cost bound, no `search_moves`), `Sliced`
+runs it instead: the same search, node for node, in slices of doubling node budgets, each
+from scratch, with the limits polled between them. Its answer and node count are those of
+the slice that ends the search, as the Python search's would be; the slices before it cost
+less than it (the budgets double). It reports no Info per threshold, and stopped before a
+solution it answers the proven bound with no line beyond a first move (the Python search
+answers its line to the position closest to the goal).
+
 Korf (1985) counts the root once, not once per iteration: on his 15-puzzle instances this
 count is his plus the iterations less one (instance 79: 540,867 = 540,860 + 7; a test holds
 it). Each iteration that ends without a solution reports an Info: `depth` = its threshold.
@@ -39,7 +48,7 @@ from kibitz.engines.single.common import (
     PuzzleEngine,
 )
 from kibitz.games import Game, Move
-from kibitz.games.capabilities import Puzzle
+from kibitz.games.capabilities import CompiledDepthFirst, Puzzle
 from kibitz.vocabulary import StopReason
 
 INFINITE = float("inf")
@@ -142,6 +151,53 @@ class DepthFirst:
         return Finish(outcome, self.progress.nodes, self.threshold, self.seldepth, reason)
 
 
+FIRST_SLICE = 1 << 20
+"""The node budget of a compiled search's first slice (tens of milliseconds)."""
+
+
+class Sliced:
+    """IDA* in a compiled kernel, in slices (see the module docstring)."""
+
+    def __init__(self, search: CompiledDepthFirst, progress: Progress) -> None:
+        self.search = search
+        self.progress = progress
+        self.threshold = 0
+        self.iterations = 0
+
+    def deepen(self) -> Finish:
+        progress = self.progress
+        limit = progress.driver.node_limit
+        budget = FIRST_SLICE
+        try:
+            while True:
+                cap = budget if limit is None else min(budget, limit)
+                line, nodes, thresholds = self.search(cap)
+                progress.nodes = nodes
+                self.threshold = thresholds[-1] if thresholds else 0
+                self.iterations = len(thresholds)
+                if line is not None:
+                    return self.finish(line, StopReason.SOLVED)
+                progress.poll(lambda: self.finish(None, StopReason.DEPTH))
+                budget *= 2
+        except Halt as halt:
+            return self.finish(None, halt.reason)
+
+    def finish(self, line: list[Move] | None, reason: StopReason) -> Finish:
+        """The solution, or none yet: the current threshold as the proven bound."""
+        stats = {
+            "iterations": float(self.iterations),
+            "threshold": float(self.threshold),
+            "compiled": 1.0,
+        }
+        if line is None:
+            outcome = Outcome([], 0, self.threshold, stats=stats)
+        else:
+            cost = len(line)
+            outcome = Outcome(line, cost, cost, solved=True, optimal=True, stats=stats)
+        depth = len(line) if line is not None else self.threshold
+        return Finish(outcome, self.progress.nodes, self.threshold, depth, reason)
+
+
 class IDAStar(PuzzleEngine):
     """IDA* and IDDFS for one-player games with the `Puzzle` capability."""
 
@@ -167,7 +223,31 @@ class IDAStar(PuzzleEngine):
             "thresholds on g alone (IDA* with h = 0: optimal, many more nodes).",
             choices=("idastar", "iddfs"),
         ),
+        OptionSpec(
+            "Kernel",
+            "check",
+            True,
+            "Search with the game's compiled IDA* where it has one (the sliding puzzle, "
+            "Manhattan or linear conflicts): the same nodes and solution as the pure-Python "
+            "search, in slices polled for limits, with no Info per threshold. Off = the "
+            "pure-Python reference search.",
+        ),
     )
 
     def run(self, state: Game, plan: Plan, progress: Progress) -> Finish:
+        compiled = self.compiled(state, plan)
+        if compiled is not None:
+            return Sliced(compiled, progress).deepen()
         return DepthFirst(state, plan, progress).deepen()
+
+    def compiled(self, state: Game, plan: Plan) -> CompiledDepthFirst | None:
+        """The game's compiled IDA* where it runs this very search: plain IDA*, no cost
+        bound, every root move (and unit costs: the kernel's solutions count moves)."""
+        assert isinstance(state, Puzzle)
+        if not self.options["Kernel"] or self.options["Algorithm"] != "idastar":
+            return None
+        if plan.cost_limit is not None:
+            return None
+        if not plan.unit_costs or plan.root_moves != state.legal_moves():
+            return None
+        return state.compiled_depth_first(self.options["Heuristic"])
