@@ -173,7 +173,8 @@ def test_the_entry_the_chances_and_the_error_pass_axe(page):
 
 def test_against_the_engine_a_random_roll_is_entered_die_by_die(page):
     """Whatever the page rolls for you, clicking checkers the board offers enters a legal
-    play step by step; the engine answers, and you play again."""
+    play step by step (or, where no checker can move, the one play offered, `pass`); the
+    engine answers, and you play again."""
     pick(page, "backgammon", "points")
     page.click("#modes [data-mode='play']")
     page.fill("#play-movetime", "0.05")
@@ -186,7 +187,8 @@ def test_against_the_engine_a_random_roll_is_entered_die_by_die(page):
         count = int(page.get_attribute("#moves", "data-count"))
         for _ in range(4):  # a step a click: four at most (a double)
             before = partial(page)
-            page.locator("#board .place.legal").first.click()
+            step = page.locator("#board .place.legal, #board .move-button[data-move='pass']")
+            step.first.click()  # a checker; or, with no checker able to move, the pass
             page.wait_for_function(
                 """([count, before]) => {
                     const plies = Number(document.getElementById("moves").dataset.count);
