@@ -120,6 +120,18 @@ cdef int is_goal(Search *s) noexcept nogil:
     return 1
 
 
+cdef inline int neighbour(int b, int d, int w, int n) noexcept nogil:
+    """The cell the blank at `b` moves to by move `d` (0 U, 1 L, 2 R, 3 D) on a board `w`
+    wide of `n` cells; -1 off the board."""
+    if d == 0:
+        return b - w if b >= w else -1
+    if d == 1:
+        return b - 1 if b % w else -1
+    if d == 2:
+        return b + 1 if b % w != w - 1 else -1
+    return b + w if b + w < n else -1
+
+
 cdef int dfs(Search *s, int g, int threshold, int last) noexcept nogil:
     cdef int h, f, d, b, c, t, r, w = s.width
     cdef int old_md, old_lc, old_pdb, p
@@ -144,22 +156,9 @@ cdef int dfs(Search *s, int g, int threshold, int last) noexcept nogil:
     for d in range(4):
         if d == 3 - last:
             continue
-        if d == 0:
-            if b < w:
-                continue
-            c = b - w
-        elif d == 1:
-            if b % w == 0:
-                continue
-            c = b - 1
-        elif d == 2:
-            if b % w == w - 1:
-                continue
-            c = b + 1
-        else:
-            if b + w >= s.n:
-                continue
-            c = b + w
+        c = neighbour(b, d, w, s.n)
+        if c < 0:
+            continue
         t = s.board[c]
         # make the move: tile t from c to b, the blank from b to c
         s.board[b] = t
@@ -349,22 +348,9 @@ def build_pattern(int width, int height, ptiles, uint8_t[::1] out):
                 reached += 1
                 b = q[k]
                 for d in range(4):
-                    if d == 0:
-                        if b < w:
-                            continue
-                        c = b - w
-                    elif d == 1:
-                        if b % w == 0:
-                            continue
-                        c = b - 1
-                    elif d == 2:
-                        if b % w == w - 1:
-                            continue
-                        c = b + 1
-                    else:
-                        if b + w >= n:
-                            continue
-                        c = b + w
+                    c = neighbour(b, d, w, n)
+                    if c < 0:
+                        continue
                     occ = -1
                     for j in range(k):
                         if q[j] == c:

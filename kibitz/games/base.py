@@ -194,6 +194,15 @@ def main_line(nodes: Sequence[RecordNode]) -> list[int]:
     return line
 
 
+def line_nodes(moves: Sequence[str], comments: Sequence[str] = ()) -> list[RecordNode]:
+    """A tree of one line: `moves` in order, each with its comment (comments beyond the
+    moves are left out)."""
+    return [
+        RecordNode(index - 1, move, comment=comments[index] if index < len(comments) else "")
+        for index, move in enumerate(moves)
+    ]
+
+
 def check_record_size(text: str) -> None:
     """NotationError for a record longer than `MAX_RECORD_CHARACTERS`."""
     if len(text) > MAX_RECORD_CHARACTERS:
@@ -563,10 +572,7 @@ def _line_from_json(moves: object, comments: object) -> list[RecordNode]:
     if not isinstance(comments, list) or not all(isinstance(text, str) for text in comments):
         raise NotationError("the record's comments are not a list of texts")
     check_node_count(len(moves))
-    return [
-        RecordNode(index - 1, move, comment=comments[index] if index < len(comments) else "")
-        for index, move in enumerate(moves)
-    ]
+    return line_nodes(moves, comments)
 
 
 def _json_text(data: dict, key: str) -> str:

@@ -8,6 +8,7 @@ from functools import reduce
 from operator import xor
 
 import pytest
+from perft import perft
 
 from kibitz.games.base import IllegalMoveError, NotationError
 from kibitz.games.nim import MisereNim, Nim, decode_move, encode_move
@@ -23,17 +24,6 @@ def naive_perft(heaps: tuple[int, ...], depth: int) -> int:
     for index, size in enumerate(heaps):
         for left in range(size):
             total += naive_perft((*heaps[:index], left, *heaps[index + 1 :]), depth - 1)
-    return total
-
-
-def perft(game: Nim, depth: int) -> int:
-    if depth == 0:
-        return 1
-    total = 0
-    for move in game.legal_moves():
-        game.play(move)
-        total += perft(game, depth - 1)
-        game.undo()
     return total
 
 

@@ -9,6 +9,7 @@ import random
 from collections import deque
 
 import pytest
+from perft import perft
 
 from kibitz.games import GAMES
 from kibitz.games.base import IllegalMoveError, NotationError
@@ -134,18 +135,8 @@ def test_a_line_of_flips_sorts_the_stack():
 def test_move_counts_match_a_plain_implementation(position, counts):
     state = Pancake.from_position(position)
 
-    def perft(depth: int) -> int:
-        if depth == 0:
-            return 1
-        total = 0
-        for move in state.legal_moves():
-            state.play(move)
-            total += perft(depth - 1)
-            state.undo()
-        return total
-
     stack = state.stack()
-    assert [perft(depth) for depth in range(len(counts))] == counts
+    assert [perft(state, depth) for depth in range(len(counts))] == counts
     assert [plain_perft(stack, depth) for depth in range(len(counts))] == counts
     assert state.stack() == stack
 

@@ -10,6 +10,7 @@ from collections import deque
 from collections.abc import Iterator
 
 import pytest
+from perft import perft
 
 from kibitz.games import GAMES
 from kibitz.games.base import IllegalMoveError, NotationError
@@ -21,11 +22,8 @@ NAMES = ("linear-conflicts", "manhattan", "misplaced")
 # -- an independent plain implementation: tuples, no game code --------------------------------
 
 
-def neighbours(tiles: tuple[int, ...], rows: int, columns: int) -> Iterator[tuple[int, ...]]:
-    """The positions one move away, the blank moving up, left, right, down (in that order),
-    none from the goal."""
-    if tiles == tuple(range(rows * columns)):
-        return
+def slides(tiles: tuple[int, ...], rows: int, columns: int) -> Iterator[tuple[int, ...]]:
+    """The positions one move away, the blank moving up, left, right, down (in that order)."""
     blank = tiles.index(0)
     row, column = divmod(blank, columns)
     for step, allowed in (
@@ -40,6 +38,12 @@ def neighbours(tiles: tuple[int, ...], rows: int, columns: int) -> Iterator[tupl
             yield tuple(after)
 
 
+def neighbours(tiles: tuple[int, ...], rows: int, columns: int) -> Iterator[tuple[int, ...]]:
+    """`slides`, none from the goal (where the game ends)."""
+    if tiles != tuple(range(rows * columns)):
+        yield from slides(tiles, rows, columns)
+
+
 def distances(rows: int, columns: int) -> dict[tuple[int, ...], int]:
     """Exact distances to the goal of every position that reaches it (breadth-first from the
     goal; moves are reversible, so edges are followed backwards as forwards)."""
@@ -48,21 +52,11 @@ def distances(rows: int, columns: int) -> dict[tuple[int, ...], int]:
     queue = deque([goal])
     while queue:
         tiles = queue.popleft()
-        blank, distance = tiles.index(0), found[tiles] + 1
-        row, column = divmod(blank, columns)
-        for step, allowed in (
-            (-columns, row > 0),
-            (-1, column > 0),
-            (1, column < columns - 1),
-            (columns, row < rows - 1),
-        ):
-            if allowed:
-                after = list(tiles)
-                after[blank], after[blank + step] = after[blank + step], 0
-                after_tuple = tuple(after)
-                if after_tuple not in found:
-                    found[after_tuple] = distance
-                    queue.append(after_tuple)
+        distance = found[tiles] + 1
+        for after in slides(tiles, rows, columns):
+            if after not in found:
+                found[after] = distance
+                queue.append(after)
     return found
 
 
@@ -218,17 +212,7 @@ def test_move_counts_match_a_plain_implementation(position, rows, columns, count
     state = SlidingPuzzle.from_position(position)
     tiles = state.tiles()
 
-    def perft(depth: int) -> int:
-        if depth == 0:
-            return 1
-        total = 0
-        for move in state.legal_moves():
-            state.play(move)
-            total += perft(depth - 1)
-            state.undo()
-        return total
-
-    assert [perft(depth) for depth in range(len(counts))] == counts
+    assert [perft(state, depth) for depth in range(len(counts))] == counts
     assert [plain_perft(tiles, rows, columns, depth) for depth in range(len(counts))] == counts
     assert state.tiles() == tiles
 

@@ -34,6 +34,7 @@ from kibitz.games.base import (
     RecordNode,
     check_node_count,
     check_record_size,
+    line_nodes,
     main_line,
     quoted,
     reading,
@@ -372,11 +373,7 @@ class Chess(
         a comment after each move (comments beyond the moves go to the last one)."""
         texts = self.clone().read_moves(moves)
         extra = " ".join(comments[len(texts) :])
-        nodes = [
-            RecordNode(index - 1, text, comment=comments[index] if index < len(comments) else "")
-            for index, text in enumerate(texts)
-        ]
-        return self._pgn(self.checked_tree(nodes), players, headers, extra)
+        return self._pgn(self.checked_tree(line_nodes(texts, comments)), players, headers, extra)
 
     def export_tree(
         self,
