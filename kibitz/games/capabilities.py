@@ -16,6 +16,7 @@ from dataclasses import astuple, dataclass
 from typing import ClassVar
 
 from kibitz.games.base import Move
+from kibitz.games.csp.model import Model
 from kibitz.games.presentation import Diagram
 
 
@@ -293,6 +294,27 @@ solution's moves, or None when the node limit ended it (then `nodes` is the limi
 nodes counted over every iteration; each iteration's threshold."""
 
 
+class ConstraintProblem(Capability):
+    """A constraint puzzle (sudoku, map colouring, a timetable): a `Model` of variables,
+    domains and constraints, the values assigned so far, and the move that assigns a value.
+    What the `csp` engine searches (kibitz.games.csp, docs/games.md "Constraint puzzles")."""
+
+    capability_name: ClassVar[str] = "constraints (constraint_model(), assignment())"
+
+    @abstractmethod
+    def constraint_model(self) -> Model:
+        """The whole problem, the givens' variables included; the same for every position
+        of one game."""
+
+    @abstractmethod
+    def assignment(self) -> list[int | None]:
+        """Each variable's value (the givens and the moves played), None where unassigned."""
+
+    @abstractmethod
+    def assignment_move(self, variable: int, value: int) -> Move:
+        """The move that gives `variable` the value `value`."""
+
+
 class Presentation(Capability):
     """A drawing of the position that a page draws and clicks without knowing the game
     (kibitz.games.presentation, docs/games.md "How a game presents itself")."""
@@ -309,6 +331,7 @@ class Presentation(Capability):
 CAPABILITIES: tuple[type[Capability], ...] = (
     HashKey,
     Puzzle,
+    ConstraintProblem,
     Evaluation,
     NoisyMoves,
     MoveOrdering,
