@@ -63,6 +63,7 @@ def result_text(result: Result, pv_moves: int = 12) -> str:
         estimates = any(root.score.visits is not None for root in roots)
         priors = any(root.prior is not None for root in roots)
         gammons = any(root.score.win_gammon_probability is not None for root in roots)
+        vectors = any(root.score.player_values for root in roots)
         first = "outcome" if chance else "move"
         width = max(width, len(first))
         lines.append("")
@@ -70,6 +71,7 @@ def result_text(result: Result, pv_moves: int = 12) -> str:
             f"  {first:<{width}}  {'score':>12}{_estimate_header(estimates, priors)}"
             + (f"  {'chance':>6}" if chance else "")
             + (f"  {'win  gammon bg - loss gammon bg':<37}" if gammons else "")
+            + ("  values (player 1, 2, ...)" if vectors else "")
             + "  line"
         )
         for root in roots:
@@ -80,9 +82,16 @@ def result_text(result: Result, pv_moves: int = 12) -> str:
                 cells += f"  {root.probability or 0.0:>6.1%}"
             if gammons:
                 cells += f"  {chances_text(root.score) or '-':<37}"
+            if vectors:
+                cells += f"  {values_text(root.score) or '-':<26}"
             score = str(root.score)
             lines.append(f"  {names[root.move]:<{width}}  {score:>12}{cells}  {line}")
     return "\n".join(lines)
+
+
+def values_text(score: Score) -> str:
+    """Every player's value, ``0.50 0.25 0.25`` (games of three or more players), or ""."""
+    return " ".join(f"{value:.2f}" for value in score.player_values)
 
 
 def chances_text(score: Score) -> str:

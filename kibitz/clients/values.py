@@ -171,6 +171,9 @@ class Score:
     win_backgammon_probability: float | None = None
     loss_gammon_probability: float | None = None
     loss_backgammon_probability: float | None = None
+    player_values: tuple[float, ...] = ()
+    """Every player's value by player index, in the game's units of returns (games of three
+    or more players); empty for two-player games."""
     proven: bool | None = None
     """Whether this is a proven result: a WIN, LOSS or DRAW with bound EXACT (the wire's
     `Score.proven`). Never None once made: a score made without it (here, or from a
@@ -204,6 +207,7 @@ class Score:
             win_backgammon_probability=optional("win_backgammon_probability"),
             loss_gammon_probability=optional("loss_gammon_probability"),
             loss_backgammon_probability=optional("loss_backgammon_probability"),
+            player_values=tuple(message.player_values),
             proven=message.proven or None,
             label=message.label,
         )

@@ -42,6 +42,10 @@ class Score:
     `value` then holds it in centi-units."""
     chances: Chances | None = None
     """Win, gammon and backgammon chances (games with `OutcomeChances`, expectimax)."""
+    values: tuple[float, ...] | None = None
+    """Every player's value by player index, in the game's units of returns (games of
+    three or more players: maxn, paranoid, brs, mcts); `value` is then the side to move's
+    entry in centi-units."""
 
     @classmethod
     def from_expected(

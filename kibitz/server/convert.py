@@ -50,6 +50,8 @@ def score_to_pb(score: Score, player: int, game: type[Game] = Game) -> pb.Score:
         message.expected_value = score.expected
     if score.chances is not None:
         _set_chances(message, score.chances)
+    if score.values is not None:
+        message.player_values.extend(score.values)
     return message
 
 

@@ -500,7 +500,7 @@ class SearchResponse(_message.Message):
     def __init__(self, info: _Optional[_Union[Info, _Mapping]] = ..., result: _Optional[_Union[Result, _Mapping]] = ...) -> None: ...
 
 class Score(_message.Message):
-    __slots__ = ("kind", "centi", "plies", "bound", "win_probability", "draw_probability", "loss_probability", "visits", "player", "expected_value", "proven", "label", "win_gammon_probability", "win_backgammon_probability", "loss_gammon_probability", "loss_backgammon_probability")
+    __slots__ = ("kind", "centi", "plies", "bound", "win_probability", "draw_probability", "loss_probability", "visits", "player", "expected_value", "proven", "label", "win_gammon_probability", "win_backgammon_probability", "loss_gammon_probability", "loss_backgammon_probability", "player_values")
     class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         KIND_UNSPECIFIED: _ClassVar[Score.Kind]
@@ -539,6 +539,7 @@ class Score(_message.Message):
     WIN_BACKGAMMON_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
     LOSS_GAMMON_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
     LOSS_BACKGAMMON_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_VALUES_FIELD_NUMBER: _ClassVar[int]
     kind: Score.Kind
     centi: int
     plies: int
@@ -555,7 +556,8 @@ class Score(_message.Message):
     win_backgammon_probability: float
     loss_gammon_probability: float
     loss_backgammon_probability: float
-    def __init__(self, kind: _Optional[_Union[Score.Kind, str]] = ..., centi: _Optional[int] = ..., plies: _Optional[int] = ..., bound: _Optional[_Union[Score.Bound, str]] = ..., win_probability: _Optional[float] = ..., draw_probability: _Optional[float] = ..., loss_probability: _Optional[float] = ..., visits: _Optional[int] = ..., player: _Optional[int] = ..., expected_value: _Optional[float] = ..., proven: _Optional[bool] = ..., label: _Optional[str] = ..., win_gammon_probability: _Optional[float] = ..., win_backgammon_probability: _Optional[float] = ..., loss_gammon_probability: _Optional[float] = ..., loss_backgammon_probability: _Optional[float] = ...) -> None: ...
+    player_values: _containers.RepeatedScalarFieldContainer[float]
+    def __init__(self, kind: _Optional[_Union[Score.Kind, str]] = ..., centi: _Optional[int] = ..., plies: _Optional[int] = ..., bound: _Optional[_Union[Score.Bound, str]] = ..., win_probability: _Optional[float] = ..., draw_probability: _Optional[float] = ..., loss_probability: _Optional[float] = ..., visits: _Optional[int] = ..., player: _Optional[int] = ..., expected_value: _Optional[float] = ..., proven: _Optional[bool] = ..., label: _Optional[str] = ..., win_gammon_probability: _Optional[float] = ..., win_backgammon_probability: _Optional[float] = ..., loss_gammon_probability: _Optional[float] = ..., loss_backgammon_probability: _Optional[float] = ..., player_values: _Optional[_Iterable[float]] = ...) -> None: ...
 
 class Info(_message.Message):
     __slots__ = ("depth", "selective_depth", "score", "nodes", "nodes_per_second", "time_ms", "pv", "multipv", "hash_full", "root_moves", "queued_ms", "pv_labels")
