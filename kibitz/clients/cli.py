@@ -16,6 +16,7 @@ from google.protobuf import json_format
 
 from kibitz import argtypes
 from kibitz.clients.client import KibitzError, NotFound, ServerUnavailable, Unauthenticated
+from kibitz.clients.play import play, players_of
 from kibitz.clients.render import (
     info_line,
     queued_line,
@@ -24,8 +25,9 @@ from kibitz.clients.render import (
     sessions_table,
 )
 from kibitz.clients.sync import SyncClient, SyncSearch
-from kibitz.clients.values import Info, Limits
+from kibitz.clients.values import Info, Limits, Result
 from kibitz.v1 import engine_pb2 as pb
+from kibitz.vocabulary import ScoreKind
 
 EXIT_ERROR = 1
 EXIT_NO_SERVER = 3
@@ -166,7 +168,20 @@ def cmd_analyse(args: argparse.Namespace, client: SyncClient) -> int:
     else:
         print()
         print(result_text(result))
+        if args.solve and result.score.proven and players_of(client, args.game) == 1:
+            _print_solved(client, args, result)
     return code
+
+
+def _print_solved(client: SyncClient, args: argparse.Namespace, result: Result) -> None:
+    """A puzzle's board once its solution is played (a sudoku's filled grid), where the
+    search found one."""
+    if result.score.kind is not ScoreKind.WIN:
+        return
+    solved = client.describe(args.game, args.position, [*(args.moves or ()), *result.pv])
+    print()
+    print("solved:")
+    print(solved.board)
 
 
 def _print_progress(search: SyncSearch, args: argparse.Namespace) -> None:
@@ -232,8 +247,6 @@ def cmd_sessions_close(args: argparse.Namespace, client: SyncClient) -> int:
 
 
 def cmd_play(args: argparse.Namespace, client: SyncClient) -> int:
-    from kibitz.clients.play import play
-
     return play(client, args, Limits.from_keywords(**(_limits(args) or {"movetime": 1.0})))
 
 

@@ -34,7 +34,7 @@ def play(client: SyncClient, args: argparse.Namespace, limits: Limits) -> int:
     moves: list[str] = []
     turns: list[int] = []  # len(moves) at each of the human's turns, for `undo`
     position = client.describe(args.game, args.position)  # validates game and position first
-    alone = _players(client, args.game) == 1
+    alone = players_of(client, args.game) == 1
     human = 0 if alone or args.you == "first" else 1
     if alone:
         print("A puzzle: you play alone; `hint` asks the engine for the next move.")
@@ -97,5 +97,6 @@ def _shown(result: Result) -> str:
     return shown if shown == result.best_move else f"{shown} ({result.best_move})"
 
 
-def _players(client: SyncClient, game: str) -> int:
+def players_of(client: SyncClient, game: str) -> int:
+    """How many players `game` has, as the server lists it (2 for a game it does not list)."""
     return next((info.players for info in client.games() if info.name == game), 2)

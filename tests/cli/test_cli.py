@@ -320,3 +320,5 @@ def test_analyse_solves_an_eight_puzzle_optimally(address):
     assert "solved in 20 moves" in run.stdout and "(solved)" in run.stdout
     last_iteration = [line for line in run.stdout.splitlines() if line.startswith("depth 20")]
     assert len(last_iteration[0].split(" pv ")[1].split()) == 20  # the whole solution
+    solved = run.stdout.split("solved:\n", 1)[1].split()
+    assert solved == [".", "1", "2", "3", "4", "5", "6", "7", "8"]  # the goal, blank first
