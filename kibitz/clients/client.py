@@ -87,7 +87,9 @@ class FailedPrecondition(KibitzError):
 
 
 class ResourceExhausted(KibitzError):
-    """The server is full: sessions, the caller's share of them, memory, or the search queue."""
+    """The server is full (sessions, the caller's share of them, memory, or the search
+    queue), or one search outgrew its own bound (`astar`'s Memory option): the message says
+    which; only the first kind passes by waiting."""
 
 
 class ServerUnavailable(KibitzError):

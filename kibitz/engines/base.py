@@ -20,6 +20,12 @@ class OptionError(ValueError):
     """An unknown option or a value outside its range."""
 
 
+class OptionUnavailable(OptionError):
+    """An option's value suits the game but needs something this machine lacks (the sliding
+    puzzle's pattern databases not built): the server answers FAILED_PRECONDITION, the
+    message saying how to provide it."""
+
+
 class EngineFailure(RuntimeError):
     """Something outside Python that an engine drives failed during a search: an external
     engine process crashed, hung or broke its protocol. The message names the engine; the
@@ -189,6 +195,13 @@ class Engine(ABC):
         `game_cls`, e.g. a heuristic the game does not have. The server asks before a
         session or an analysis starts and when a session's options change. Nothing by
         default."""
+
+    @classmethod  # noqa: B027 - optional: most engines' options suit every position
+    def check_options_at(cls, state: Game, options: Mapping[str, Any]) -> None:
+        """`check_options_for` for one position, before a search of it (not at the end of
+        the game): raise OptionError where `options` do not suit `state` (a heuristic for
+        another board size), OptionUnavailable where they need what this machine lacks. The
+        server asks before every search, so neither reaches a worker. Nothing by default."""
 
     def set_options(self, options: Mapping[str, Any]) -> None:
         self.options.update(self.validate_options(options))

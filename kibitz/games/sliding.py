@@ -8,8 +8,10 @@ belongs on cell ``t``. A move is the direction the *blank* moves, as an int: `UP
 lists them in that fixed order, U, L, R, D (a compiled search elsewhere generates children
 in the same order, to count the same nodes), and the inverse of a move is ``3 - move``.
 
-The three heuristics (misplaced tiles, Manhattan distance, Manhattan distance plus linear
-conflicts) are kept up to date on every `play` and `undo`, so asking one costs nothing.
+The three heuristics of every board (misplaced tiles, Manhattan distance, Manhattan distance
+plus linear conflicts) are kept up to date on every `play` and `undo`, so asking one costs
+nothing. The 15-puzzle has a fourth, ``pdb``: the additive pattern databases of
+`kibitz.games.sliding_pdb`, read from their cache (`pattern_database`), computed when asked.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import ClassVar
 
 from kibitz.games import sliding_pdb
@@ -47,7 +50,15 @@ MIN_SIDE, MAX_SIDE = 2, 8
 MAX_TILES = MAX_SIDE * MAX_SIDE
 
 HEURISTICS = ("linear-conflicts", "manhattan", "misplaced")
-"""`heuristic()`'s names, strongest first."""
+"""`heuristic()`'s names on every board, strongest first."""
+PDB = "pdb"
+"""The heuristic of the 15-puzzle's additive pattern databases (`pattern_database`)."""
+PDB_SIDE = 4
+"""The side of the only board whose pattern databases kibitz builds (the 15-puzzle)."""
+PDB_PARTITIONS = ("78", "663")
+"""`sliding_pdb.PARTITIONS` that ``pdb`` uses, strongest first: the first whose tables are
+all cached."""
+BUILD_COMMAND = "python -m kibitz.games.sliding_pdb build"
 _CENTI = 100
 """evaluate(): centi-units per move the default heuristic says are left."""
 _PLAYOUT_MOVES_PER_CELL = 4
@@ -194,6 +205,10 @@ class SlidingPuzzle(Game, Puzzle, HashKey, Evaluation, Playout, Presentation):
     player_names: ClassVar[tuple[str, ...]] = ("solver",)
     board_shape: ClassVar[tuple[int, ...]] = (3, 3)
     heuristic_names: ClassVar[tuple[str, ...]] = HEURISTICS
+    optional_heuristics: ClassVar[tuple[str, ...]] = (PDB,)
+    """Heuristics `heuristic()` also takes, on some positions only (``pdb``: the 4x4 board,
+    once its databases are built), so not in `heuristic_names`, which every position takes;
+    the single-agent engines accept them and check them on the position to search."""
     notation_help: ClassVar[str] = (
         "Position: the tiles row by row from the top left, separated by commas, 0 for the "
         "blank, e.g. '1,2,5,3,4,0,6,7,8' (9 tiles: 3x3, 16: 4x4, ... up to 8x8); a "
@@ -207,6 +222,8 @@ class SlidingPuzzle(Game, Puzzle, HashKey, Evaluation, Playout, Presentation):
         self._tiles = list(tiles)
         self._blank = self._tiles.index(0)
         self._history: list[int] = []
+        self._database: sliding_pdb.PatternDatabase | None = None
+        """The pattern databases of ``pdb``, loaded when first asked."""
         self._recount()
 
     def _recount(self) -> None:
@@ -367,32 +384,53 @@ class SlidingPuzzle(Game, Puzzle, HashKey, Evaluation, Playout, Presentation):
         return 1
 
     def heuristic(self, name: str = "") -> int:
-        """Moves still needed at least: "linear-conflicts" (the default), "manhattan" or
-        "misplaced" (tiles off their goal cell, the blank not counted)."""
+        """Moves still needed at least: "linear-conflicts" (the default), "manhattan",
+        "misplaced" (tiles off their goal cell, the blank not counted) or, on the 4x4 board,
+        "pdb" (`pattern_database`: ValueError on another board, FileNotFoundError naming
+        the build command where the databases are not built)."""
         if name == "" or name == "linear-conflicts":
             return self._manhattan + self._conflicts
         if name == "manhattan":
             return self._manhattan
         if name == "misplaced":
             return self._misplaced
-        raise ValueError(f"no heuristic {name!r}: expected one of {', '.join(HEURISTICS)}")
+        if name == PDB:
+            return self.pattern_database().value(self._tiles)
+        named = ", ".join((*HEURISTICS, PDB))
+        raise ValueError(f"no heuristic {name!r}: expected one of {named}")
+
+    def pattern_database(self) -> sliding_pdb.PatternDatabase:
+        """The heuristic ``pdb`` of this board: the strongest partition of `PDB_PARTITIONS`
+        whose tables are cached in `sliding_pdb.pdb_dir()` (``$KIBITZ_PDB_DIR``), mapped
+        read-only once per process. ValueError on a board other than 4x4;
+        FileNotFoundError, naming `BUILD_COMMAND`, where none is cached."""
+        if self._database is None:
+            rows, columns = self.shape()
+            if rows != PDB_SIDE or columns != PDB_SIDE:
+                raise ValueError(
+                    f"heuristic {PDB!r} is the 15-puzzle's pattern databases: it needs the "
+                    f"{PDB_SIDE}x{PDB_SIDE} board, not {rows}x{columns}"
+                )
+            self._database = cached_database(sliding_pdb.pdb_dir())
+        return self._database
 
     def inverse(self, move: Move) -> Move | None:
         """U and D, L and R undo each other."""
         return 3 - move
 
     def compiled_depth_first(self, heuristic: str) -> CompiledDepthFirst | None:
-        """The compiled IDA* of `kibitz.games.sliding_pdb` (Manhattan, or with linear
-        conflicts; boards up to its `KERNEL_CELLS`), where it was built."""
+        """The compiled IDA* of `kibitz.games.sliding_pdb` (Manhattan, with linear
+        conflicts, or ``pdb``; boards up to its `KERNEL_CELLS`), where it was built."""
         name = heuristic or HEURISTICS[0]
-        if not sliding_pdb.kernel_available() or name not in sliding_pdb.HEURISTICS:
+        if not sliding_pdb.kernel_available() or len(self._tiles) > sliding_pdb.KERNEL_CELLS:
             return None
-        if len(self._tiles) > sliding_pdb.KERNEL_CELLS:
+        if name not in (*sliding_pdb.HEURISTICS, PDB):
             return None
         tiles, columns = tuple(self._tiles), self.columns
+        kind = self.pattern_database() if name == PDB else name
 
         def search(node_limit: int | None) -> tuple[list[Move] | None, int, list[int]]:
-            line, nodes, thresholds = sliding_pdb.solve(tiles, columns, name, node_limit)
+            line, nodes, thresholds = sliding_pdb.solve(tiles, columns, kind, node_limit)
             moves = None if line is None else [MOVE_NAMES.index(step) for step in line]
             return moves, nodes, thresholds
 
@@ -468,6 +506,28 @@ class SlidingPuzzle(Game, Puzzle, HashKey, Evaluation, Playout, Presentation):
 
 
 _EDGES = {UP: "top", LEFT: "left", RIGHT: "right", DOWN: "bottom"}
+
+
+def cached_database(directory: Path) -> sliding_pdb.PatternDatabase:
+    """The strongest partition of `PDB_PARTITIONS` whose tables are all in `directory`;
+    FileNotFoundError naming `BUILD_COMMAND` where none is."""
+    for partition in PDB_PARTITIONS:
+        try:
+            return _loaded(directory, partition)
+        except FileNotFoundError:
+            continue
+    raise FileNotFoundError(
+        f"heuristic {PDB!r}: the 15-puzzle's pattern databases are not built in {directory} "
+        f"($KIBITZ_PDB_DIR): build them once with `{BUILD_COMMAND}` (the 6-6-3 partition, "
+        "11.5 MB; add `--partition 78` for the stronger 7-8, 577 MB)"
+    )
+
+
+@cache
+def _loaded(directory: Path, partition: str) -> sliding_pdb.PatternDatabase:
+    """A partition's cached tables, mapped once per process (a missing one is not
+    remembered: it is looked for again, so tables built later are found)."""
+    return sliding_pdb.PatternDatabase.load(partition, PDB_SIDE, directory)
 
 
 def _side(digits: str, what: str) -> int:

@@ -31,7 +31,14 @@ from kibitz.server.validation import (
     prepare_search,
     typed_options,
 )
-from kibitz.server.worker import EngineFailed, SearchOrder, Worker, WorkerCrashed, WorkerError
+from kibitz.server.worker import (
+    EngineFailed,
+    SearchExhausted,
+    SearchOrder,
+    Worker,
+    WorkerCrashed,
+    WorkerError,
+)
 from kibitz.v1 import engine_pb2 as pb
 from kibitz.v1 import engine_pb2_grpc as pb_grpc
 from kibitz.vocabulary import StopReason
@@ -235,11 +242,16 @@ class EngineService(pb_grpc.EngineServiceServicer):
     # -- searching ------------------------------------------------------------------------
 
     def _job(
-        self, game: type[Game], engine: type[Engine], request: pb.SearchRequest | pb.AnalyzeRequest
+        self,
+        game: type[Game],
+        engine: type[Engine],
+        options: dict[str, Any],
+        request: pb.SearchRequest | pb.AnalyzeRequest,
     ) -> SearchJob:
         return prepare_search(
             game,
             engine,
+            options,
             request.position,
             request.moves,
             request.limits,
@@ -265,7 +277,7 @@ class EngineService(pb_grpc.EngineServiceServicer):
     async def Search(self, request: pb.SearchRequest, context) -> AsyncIterator[pb.SearchResponse]:
         started = asyncio.get_running_loop().time()
         session = self._idle_session(request.session_id, context, "start another search")
-        job = self._job(session.game, session.engine, request)
+        job = self._job(session.game, session.engine, session.options, request)
         session.searching = True
         session.stop_requested.clear()
         try:
@@ -319,7 +331,7 @@ class EngineService(pb_grpc.EngineServiceServicer):
         engine = engine_for(request.engine, game)
         given = typed_options(engine, request.options)
         options = checked_options(engine, game, {**engine.default_options(), **given})
-        job = self._job(game, engine, request)
+        job = self._job(game, engine, options, request)
         if inline.eligible(engine, options, job):
             for response in self._inline(engine, options, job, started, progress):
                 yield response
@@ -409,6 +421,8 @@ class EngineService(pb_grpc.EngineServiceServicer):
             ) from None
         except EngineFailed as exc:  # an external engine's crash or hang: not a server fault
             raise ServiceError(grpc.StatusCode.ABORTED, str(exc)) from None
+        except SearchExhausted as exc:  # over a memory bound: the session lives on
+            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc)) from None
         except WorkerError as exc:
             raise ServiceError(grpc.StatusCode.INTERNAL, f"engine failed: {exc}") from None
         finally:

@@ -9,6 +9,7 @@ from typing import Any
 import grpc
 
 from kibitz.engines import ENGINES, MAX_PLY, Engine, OptionError, default_engine_for
+from kibitz.engines.base import OptionUnavailable
 from kibitz.games import GAMES, Game, quoted
 from kibitz.server import convert
 from kibitz.server.errors import ServiceError, invalid
@@ -83,6 +84,18 @@ def checked_options(
     return options
 
 
+def check_options_at(engine: type[Engine], state: Game, options: Mapping[str, Any]) -> None:
+    """`engine.check_options_at` for the position to search: INVALID_ARGUMENT where the
+    options do not suit it, FAILED_PRECONDITION where they need what the server lacks (a
+    database not built), each with the engine's message."""
+    try:
+        engine.check_options_at(state, options)
+    except OptionUnavailable as exc:
+        raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, str(exc)) from None
+    except OptionError as exc:
+        raise invalid(str(exc)) from None
+
+
 @dataclass
 class SearchJob:
     """A validated search: what the worker gets, plus what the server needs to supervise it."""
@@ -121,6 +134,7 @@ def parse_position(game: type[Game], position: str, moves: Iterable[str]) -> tup
 def prepare_search(
     game: type[Game],
     engine: type[Engine],
+    options: Mapping[str, Any],
     position: str,
     moves: Iterable[str],
     limits: pb.Limits,
@@ -134,6 +148,7 @@ def prepare_search(
     )
     deadline = None
     if not state.is_terminal():
+        check_options_at(engine, state, options)
         engine_limits = convert.limits_from_pb(limits, state)
         engine_limits.max_time = time_cap
         deadline = engine.deadline(engine_limits, state.perspective())  # a roll: the roller's clock

@@ -10,6 +10,7 @@ parent talks to it over a pipe with pickled tuples:
     worker -> parent   ("ok", payload) | ("error", message)
                        | ("info", pb.Info bytes or b"", provisional pb.Result bytes)*
                          then ("result", pb.Result bytes) or ("failed", message)
+                         or ("exhausted", message)
                        | ("alive",) every `heartbeat / 5` seconds, from a thread of its own
 
 The provisional Result of an Info is what the engine would answer if stopped then (from
@@ -22,7 +23,9 @@ worker frozen while reading it cannot block the server setting it).
 
 ("failed", message) ends a search whose engine raised `EngineFailure` (an external engine
 process crashed or hung): the worker lives on and its engine restarts the process at the
-next search. Engines defined at run time (the server's `--config` engines) come as
+next search. ("exhausted", message) ends a search that raised MemoryError: it outgrew a
+memory bound (an engine's own, such as `astar`'s Memory option, or the process's); the
+worker lives on too. Engines defined at run time (the server's `--config` engines) come as
 definitions with the process's arguments and are registered before the first request; a
 worker closes its engines (`Engine.close()`) when it replaces them or exits.
 """
@@ -112,6 +115,11 @@ class EngineFailed(WorkerError):
     """The search's external engine failed (crashed, hung); the worker itself is fine."""
 
 
+class SearchExhausted(WorkerError):
+    """The search ran out of memory (MemoryError: an engine's bound or the process's); the
+    worker itself is fine."""
+
+
 # ---------------------------------------------------------------------------- worker side
 
 
@@ -176,6 +184,8 @@ def _worker_main(
                 send(("error", f"unknown request {op!r}"))
         except EngineFailure as exc:  # an external engine failed: this search is lost
             send(("failed", str(exc)))
+        except MemoryError as exc:  # a memory bound: this search is lost, not the worker
+            send(("exhausted", str(exc) or "the search ran out of memory"))
         except Exception as exc:  # report, keep serving: one bad request must not kill us
             send(("error", f"{type(exc).__name__}: {exc}"))
 
@@ -329,6 +339,8 @@ class Worker:
             raise WorkerError(message[1])
         if message[0] == "failed":
             raise EngineFailed(message[1])
+        if message[0] == "exhausted":
+            raise SearchExhausted(message[1])
         return message
 
     def _send(self, *message: Any) -> None:

@@ -107,12 +107,12 @@ async def test_two_player_games_refuse_the_puzzle_engines(client) -> None:
     assert "1 players" in caught.value.message or "puzzle" in caught.value.message
 
 
-async def test_astar_out_of_memory_is_aborted_with_a_message_that_says_so(client) -> None:
+async def test_astar_out_of_memory_is_resource_exhausted_with_a_message_that_says_so(client):
     fifteen = "14,13,15,7,11,12,9,5,6,0,2,1,4,8,10,3"  # Korf's first, 57 moves
     options = {"Algorithm": "dijkstra", "Memory": 1}
     with pytest.raises(KibitzError) as caught:
         await client.analyze_result("sliding-puzzle", fifteen, engine="astar", options=options)
-    assert caught.value.code == grpc.StatusCode.ABORTED
+    assert caught.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
     assert "the most its Memory option allows" in caught.value.message
     # the server goes on serving the engine
     result = await client.analyze_result("sliding-puzzle", POSITIONS[0], engine="astar")

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from heapq import heappop, heappush
 from typing import Any, ClassVar
 
-from kibitz.engines.base import EngineFailure, OptionError, OptionSpec, Requirements
+from kibitz.engines.base import OptionError, OptionSpec, Requirements
 from kibitz.engines.single.answer import Outcome
 from kibitz.engines.single.common import (
     HEURISTIC_OPTION,
@@ -51,9 +51,10 @@ WEIGHTS = {"astar": (1, 1), "dijkstra": (1, 0), "bfs": (1, 0), "greedy": (0, 1)}
 OPTIMAL = frozenset({"astar", "dijkstra", "bfs"})
 
 
-class MemoryBoundExceeded(EngineFailure):
+class MemoryBoundExceeded(MemoryError):
     """The open and closed lists outgrew the `Memory` option: the search is lost, the engine
-    stays usable (the server answers ABORTED with this message)."""
+    stays usable (the server answers RESOURCE_EXHAUSTED with this message, as for any
+    MemoryError of a search)."""
 
 
 def max_nodes_for(megabytes: int) -> int:

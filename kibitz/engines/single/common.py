@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, ClassVar
 
-from kibitz.engines.base import Engine, OptionError, OptionSpec, SearchContext
+from kibitz.engines.base import (
+    Engine,
+    OptionError,
+    OptionSpec,
+    OptionUnavailable,
+    SearchContext,
+)
 from kibitz.engines.driver import SearchDriver, root_candidates, terminal_result
 from kibitz.engines.single.answer import Outcome, report, result_of
 from kibitz.engines.types import Limits, Result
@@ -30,7 +36,8 @@ HEURISTIC_OPTION = OptionSpec(
     "string",
     "",
     "The game's heuristic to search with, one of its heuristic names (kibitz games lists "
-    "them with the game); empty = the game's strongest (its first).",
+    "them with the game); empty = the game's strongest (its first). The sliding puzzle's "
+    "pdb (the 15-puzzle's pattern databases, built beforehand) is checked on the position.",
 )
 
 
@@ -137,6 +144,7 @@ class PuzzleEngine(Engine):
             return terminal_result(state, driver.elapsed())
         assert isinstance(state, Puzzle)
         self.check_options_for(type(state), self.options)
+        self.check_options_at(state, self.options)
         informed = self.options["Algorithm"] not in self.uninformed
         plan = Plan(
             heuristic=heuristic_of(state, self.options["Heuristic"], informed),
@@ -165,14 +173,35 @@ class PuzzleEngine(Engine):
 
     @classmethod
     def check_options_for(cls, game_cls: type[Game], options: Mapping[str, Any]) -> None:
-        """OptionError for a `Heuristic` the game does not have."""
+        """OptionError for a `Heuristic` the game does not have (in its `heuristic_names`
+        or its `optional_heuristics`)."""
         name = options.get("Heuristic", "")
-        names = getattr(game_cls, "heuristic_names", ())
+        names = (
+            *getattr(game_cls, "heuristic_names", ()),
+            *getattr(game_cls, "optional_heuristics", ()),
+        )
         if name and name not in names:
             offered = ", ".join(names) or "none named"
             raise OptionError(
                 f"option Heuristic: {name!r} is not a heuristic of {game_cls.name} ({offered})"
             )
+
+    @classmethod
+    def check_options_at(cls, state: Game, options: Mapping[str, Any]) -> None:
+        """The heuristic asked once at the root, as the search will ask it (an uninformed
+        `Algorithm` asks none): OptionError where the game refuses it for this position
+        (ValueError: the sliding puzzle's pdb on a board other than 4x4),
+        OptionUnavailable where its data are missing (OSError: pdb's databases not built),
+        each with the game's message."""
+        if options.get("Algorithm") in cls.uninformed:
+            return
+        assert isinstance(state, Puzzle)
+        try:
+            state.heuristic(options.get("Heuristic", ""))
+        except OSError as exc:
+            raise OptionUnavailable(f"option Heuristic: {exc}") from None
+        except ValueError as exc:
+            raise OptionError(f"option Heuristic: {exc}") from None
 
     @abstractmethod
     def run(self, state: Game, plan: Plan, progress: Progress) -> Finish:

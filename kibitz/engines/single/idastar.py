@@ -24,9 +24,17 @@ kernel) and the search is plain IDA* (no `depth` cost bound, no `search_moves`),
 runs it instead: the same search, node for node, in slices of doubling node budgets, each
 from scratch, with the limits polled between them. Its answer and node count are those of
 the slice that ends the search, as the Python search's would be; the slices before it cost
-less than it (the budgets double). It reports no Info per threshold, and stopped before a
-solution it answers the proven bound with no line beyond a first move (the Python search
-answers its line to the position closest to the goal).
+less than it (the budgets double). After each slice it reports an Info for each threshold
+that slice completed beyond those reported: `depth` the threshold, `nodes` the slice's count
+where it ended (the kernel counts no nodes per iteration, so this is where the one search
+stands, not its count at that threshold's end), nodes/s that count over the time so far.
+Stopped before a solution, the kernel gives no line, so `Sliced` answers a greedy probe
+(`Sliced.probe`): from the root, the child of least h (the first of equals, never the
+inverse of the last move) while g + h stays within the current threshold, the line cut at
+the position of least h along it (a probe that reaches the goal answers it: a cheapest
+solution, its cost within the threshold). The Python search answers instead its line to the
+position closest to the goal among those it searched; both come with the same proven bound,
+the threshold. The probe's positions are not counted as nodes.
 
 Korf (1985) counts the root once, not once per iteration: on his 15-puzzle instances this
 count is his plus the iterations less one (instance 79: 540,867 = 540,860 + 7; a test holds
@@ -158,11 +166,18 @@ FIRST_SLICE = 1 << 20
 class Sliced:
     """IDA* in a compiled kernel, in slices (see the module docstring)."""
 
-    def __init__(self, search: CompiledDepthFirst, progress: Progress) -> None:
+    def __init__(
+        self, search: CompiledDepthFirst, state: Game, plan: Plan, progress: Progress
+    ) -> None:
+        assert isinstance(state, Puzzle)
         self.search = search
+        self.state: Puzzle = state
+        self.heuristic = plan.heuristic
         self.progress = progress
         self.threshold = 0
         self.iterations = 0
+        self.reported = 0
+        """The thresholds reported so far (an Info each)."""
 
     def deepen(self) -> Finish:
         progress = self.progress
@@ -173,8 +188,8 @@ class Sliced:
                 cap = budget if limit is None else min(budget, limit)
                 line, nodes, thresholds = self.search(cap)
                 progress.nodes = nodes
-                self.threshold = thresholds[-1] if thresholds else 0
-                self.iterations = len(thresholds)
+                self.reach(thresholds[:-1])  # the last one: unfinished, or the solution's
+                self.threshold, self.iterations = thresholds[-1], len(thresholds)
                 if line is not None:
                     return self.finish(line, StopReason.SOLVED)
                 progress.poll(lambda: self.finish(None, StopReason.DEPTH))
@@ -182,20 +197,65 @@ class Sliced:
         except Halt as halt:
             return self.finish(None, halt.reason)
 
+    def reach(self, completed: list[int]) -> None:
+        """An Info for each threshold of `completed` (the iterations a slice finished, in
+        order) not reported yet, as the Python search sends one after each iteration."""
+        for threshold in completed[self.reported :]:
+            self.threshold = threshold
+            self.iterations = self.reported = self.reported + 1
+            self.progress.send(self.finish(None, StopReason.DEPTH))
+
     def finish(self, line: list[Move] | None, reason: StopReason) -> Finish:
-        """The solution, or none yet: the current threshold as the proven bound."""
+        """The solution, else the probe's line with the current threshold as the proven
+        bound (or its solution, where it reaches the goal)."""
         stats = {
             "iterations": float(self.iterations),
             "threshold": float(self.threshold),
             "compiled": 1.0,
         }
+        solved = line is not None
         if line is None:
-            outcome = Outcome([], 0, self.threshold, stats=stats)
-        else:
-            cost = len(line)
+            line, solved = self.probe()
+        cost = len(line)
+        if solved:
             outcome = Outcome(line, cost, cost, solved=True, optimal=True, stats=stats)
-        depth = len(line) if line is not None else self.threshold
+        else:
+            outcome = Outcome(line, cost, self.threshold, stats=stats)
+        depth = cost if solved else self.threshold
         return Finish(outcome, self.progress.nodes, self.threshold, depth, reason)
+
+    def probe(self) -> tuple[list[Move], bool]:
+        """The greedy probe of the module docstring: its line, and whether it ends at the
+        goal. The state is left as it was."""
+        state, heuristic, threshold = self.state, self.heuristic, self.threshold
+        line: list[Move] = []
+        best_h, best_length = heuristic(), 0
+        g, prune = 0, None
+        try:
+            while not state.is_terminal():
+                choice, choice_h = None, INFINITE
+                for move in state.legal_moves():
+                    if move == prune:
+                        continue
+                    cost = state.move_cost(move)
+                    state.play(move)
+                    h = heuristic()
+                    state.undo()
+                    if g + cost + h <= threshold and h < choice_h:
+                        choice, choice_h = move, h
+                if choice is None:
+                    break
+                g += state.move_cost(choice)
+                state.play(choice)
+                line.append(choice)
+                prune = state.inverse(choice)
+                if choice_h < best_h:
+                    best_h, best_length = choice_h, len(line)
+            solved = state.is_terminal()
+        finally:
+            for _ in line:
+                state.undo()
+        return (line, True) if solved else (line[:best_length], False)
 
 
 class IDAStar(PuzzleEngine):
@@ -228,16 +288,16 @@ class IDAStar(PuzzleEngine):
             "check",
             True,
             "Search with the game's compiled IDA* where it has one (the sliding puzzle, "
-            "Manhattan or linear conflicts): the same nodes and solution as the pure-Python "
-            "search, in slices polled for limits, with no Info per threshold. Off = the "
-            "pure-Python reference search.",
+            "Manhattan, linear conflicts or pdb): the same nodes and solution as the pure-Python "
+            "search, in slices polled for limits, an Info per threshold. Off = the pure-Python "
+            "reference search.",
         ),
     )
 
     def run(self, state: Game, plan: Plan, progress: Progress) -> Finish:
         compiled = self.compiled(state, plan)
         if compiled is not None:
-            return Sliced(compiled, progress).deepen()
+            return Sliced(compiled, state, plan, progress).deepen()
         return DepthFirst(state, plan, progress).deepen()
 
     def compiled(self, state: Game, plan: Plan) -> CompiledDepthFirst | None:
