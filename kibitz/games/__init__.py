@@ -21,6 +21,12 @@ from kibitz.games.capabilities import (
 )
 from kibitz.games.chess import Chess
 from kibitz.games.connect4 import ConnectFour
+from kibitz.games.csp.cryptarithm import Cryptarithm
+from kibitz.games.csp.map_colouring import MapColouring
+from kibitz.games.csp.n_queens import NQueens
+from kibitz.games.csp.sudoku import Sudoku
+from kibitz.games.csp.timetable import Timetable
+from kibitz.games.csp.zebra import Zebra
 from kibitz.games.hex import Hex
 from kibitz.games.nim import MisereNim, Nim
 from kibitz.games.pancake import Pancake
@@ -45,6 +51,12 @@ for _game in (
     Chess,
     SlidingPuzzle,
     Pancake,
+    Sudoku,
+    NQueens,
+    MapColouring,
+    Zebra,
+    Cryptarithm,
+    Timetable,
 ):
     GAMES.register(_game)
 

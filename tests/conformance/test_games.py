@@ -18,6 +18,7 @@ import pytest
 from kibitz.games import CHANCE, GAMES, Game, capabilities_of
 from kibitz.games.capabilities import (
     Checks,
+    ConstraintProblem,
     Evaluation,
     ExpectedReturn,
     HashKey,
@@ -401,6 +402,35 @@ def puzzle_heuristics_are_consistent_and_inverses_take_moves_back(game):
                 state.undo()
             state.undo()
             assert snapshot(state) == before
+
+
+@checks(ConstraintProblem)
+def assignments_keep_the_hard_constraints_and_moves_assign_them(game):
+    """One model for every position of a game (the same variables, domains and
+    constraints); the assignment breaks no hard constraint and holds values of the domains;
+    each legal move is an `assignment_move` and assigns it."""
+
+    def shape(model):
+        kinds = [(type(c), c.scope, c.name, c.cost) for c in model.constraints]
+        return model.variables, model.domains, kinds
+
+    model = game.from_position("").constraint_model()
+    for state, _ in playouts(game):
+        assert shape(state.constraint_model()) == shape(model)
+        values = state.assignment()
+        assert len(values) == len(model.variables) and model.violated(values) is None
+        assert all(v is None or v in d for v, d in zip(values, model.domains, strict=True))
+        for move in state.legal_moves():
+            variable, value = next(
+                (variable, value)
+                for variable, held in enumerate(values)
+                if held is None
+                for value in model.domains[variable]
+                if state.assignment_move(variable, value) == move
+            )
+            state.play(move)
+            assert state.assignment() == [*values[:variable], value, *values[variable + 1 :]]
+            state.undo()
 
 
 @checks(Presentation)

@@ -19,12 +19,12 @@ givens (`from_position`), writes it back (`position`), and may name values its o
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from kibitz.games.base import Game, IllegalMoveError, Move, NotationError, quoted
 from kibitz.games.capabilities import ConstraintProblem, Evaluation, HashKey
-from kibitz.games.csp.model import AllDifferent, Constraint, Model, NotEqual
+from kibitz.games.csp.model import AllDifferent, Binary, Constraint, Model, NotEqual
 
 _CENTI = 100
 """evaluate(): centi-units per variable still unassigned."""
@@ -46,6 +46,12 @@ class ConstraintGame(Game, ConstraintProblem, HashKey, Evaluation):
         self._history: list[int] = []
         self._index = {name: index for index, name in enumerate(model.variables)}
         self._on = model.constraints_on()
+        self._neighbours, self._binaries, self._others = _split_constraints(model)
+        # for each variable: how many of its neighbours hold each value
+        self._taken: list[dict[int, int]] = [{} for _ in model.variables]
+        for variable, value in enumerate(self._values):
+            if value is not None:
+                self._count(variable, value, 1)
         self._radix = max((max(domain, default=0) for domain in model.domains), default=0) + 2
 
     # -- the capability ---------------------------------------------------------------------
@@ -110,8 +116,34 @@ class ConstraintGame(Game, ConstraintProblem, HashKey, Evaluation):
             raise IllegalMoveError(f"{name} already holds {self.value_label(variable, held)}")
         clash = self._clash(variable, value)
         if clash is not None:
-            written = f"{name}={self.value_label(variable, value)}"
+            written = self.format_move((variable, value))
             raise IllegalMoveError(f"{written} {self._clash_text(clash, variable, value)}")
+
+    def give(self, variable: int, value: int) -> None:
+        """Assign a given (part of the position, not a move that `undo` takes back);
+        NotationError where it clashes with the givens so far, naming both variables."""
+        try:
+            self.check_assignment(variable, value)
+        except IllegalMoveError as exc:
+            raise NotationError(f"the givens clash: {exc}") from None
+        self._assign(variable, value)
+
+    def read_givens(self, text: str) -> None:
+        """Assign the givens written as moves (``WA=red NT=green``, by `parse_move`)."""
+        for word in self.split_moves(text):
+            try:
+                variable, value = self.parse_move(word)  # type: ignore[misc]
+            except IllegalMoveError as exc:
+                raise NotationError(f"the givens clash: {exc}") from None
+            self._assign(variable, value)
+
+    def givens_text(self) -> str:
+        """Every assigned variable as a move, in variable order (what `read_givens` reads)."""
+        return " ".join(
+            self.format_move((variable, value))
+            for variable, value in enumerate(self._values)
+            if value is not None
+        )
 
     def _clash(self, variable: int, value: int) -> Constraint | None:
         """The first hard constraint on `variable` that `value` breaks, or None."""
@@ -127,13 +159,48 @@ class ConstraintGame(Game, ConstraintProblem, HashKey, Evaluation):
             values[variable] = None
 
     def _clash_text(self, constraint: Constraint, variable: int, value: int) -> str:
-        """ "clashes with r5c8 (row 5)", or "breaks row 5" where no one variable is to blame."""
+        """ "clashes with r5c8=7 (row 5)", or "breaks row 5" where no one variable is to
+        blame (a constraint of two variables blames the other)."""
+        others = [other for other in constraint.scope if other != variable]
         if isinstance(constraint, (AllDifferent, NotEqual)):
-            for other in constraint.scope:
-                if other != variable and self._values[other] == value:
+            others = [other for other in others if self._values[other] == value]
+        if isinstance(constraint, (AllDifferent, NotEqual)) or len(constraint.scope) == 2:
+            for other in others:
+                held = self._values[other]
+                if held is not None:
                     where = f" ({constraint.name})" if constraint.name else ""
-                    return f"clashes with {self._model.variables[other]}{where}"
+                    return f"clashes with {self.format_move((other, held))}{where}"
         return f"breaks {constraint.name or 'a constraint'}"
+
+    def _allowed(self, variable: int) -> list[int]:
+        """The values of `variable` that no hard constraint forbids beside those assigned
+        (`_clash` for each value, faster: a value that a neighbour by NotEqual or
+        AllDifferent holds is out at once, a `Binary` is asked only its relation)."""
+        values = self._values
+        taken = self._taken[variable]
+        allowed = [value for value in self._model.domains[variable] if not taken.get(value)]
+        for other, relation, first in self._binaries[variable]:
+            held = values[other]
+            if held is not None:
+                if first:
+                    allowed = [value for value in allowed if relation(value, held)]
+                else:
+                    allowed = [value for value in allowed if relation(held, value)]
+        constraints = self._model.constraints
+        asked = [
+            constraints[index]
+            for index in self._others[variable]
+            if _decides(constraints[index], variable, values)
+        ]
+        if not asked or not allowed:
+            return allowed
+        kept = []
+        for value in allowed:
+            values[variable] = value
+            if all(constraint.consistent(values) for constraint in asked):
+                kept.append(value)
+        values[variable] = None
+        return kept
 
     # -- state ------------------------------------------------------------------------------
 
@@ -141,28 +208,39 @@ class ConstraintGame(Game, ConstraintProblem, HashKey, Evaluation):
         return 0
 
     def legal_moves(self) -> list[Move]:
-        if self.is_terminal():
-            return []
-        return [
-            (variable, value)
-            for variable, held in enumerate(self._values)
-            if held is None
-            for value in self._model.domains[variable]
-            if self._clash(variable, value) is None
-        ]
+        moves: list[Move] = []
+        for variable in self.unassigned():
+            allowed = self._allowed(variable)
+            if not allowed:  # a dead end: the game is over
+                return []
+            moves.extend((variable, value) for value in allowed)
+        return moves
 
     def play(self, move: Move) -> None:
         variable, value = move  # type: ignore[misc]
-        self._values[variable] = value
+        self._assign(variable, value)
         self._history.append(variable)
 
     def undo(self) -> None:
-        self._values[self._history.pop()] = None
+        variable = self._history.pop()
+        self._count(variable, self._values[variable], -1)  # type: ignore[arg-type]
+        self._values[variable] = None
+
+    def _assign(self, variable: int, value: int) -> None:
+        self._values[variable] = value
+        self._count(variable, value, 1)
+
+    def _count(self, variable: int, value: int, step: int) -> None:
+        """Count `value` in (step 1) or out (-1) of what `variable`'s neighbours hold."""
+        for other in self._neighbours[variable]:
+            taken = self._taken[other]
+            taken[value] = taken.get(value, 0) + step
 
     def clone(self) -> ConstraintGame:
         other = copy.copy(self)
         other._values = self._values.copy()
         other._history = self._history.copy()
+        other._taken = [taken.copy() for taken in self._taken]
         return other
 
     def unassigned(self) -> list[int]:
@@ -172,8 +250,7 @@ class ConstraintGame(Game, ConstraintProblem, HashKey, Evaluation):
     def dead_end(self) -> int | None:
         """An unassigned variable that no value is left for, or None."""
         for variable in self.unassigned():
-            domain = self._model.domains[variable]
-            if all(self._clash(variable, value) is not None for value in domain):
+            if not self._allowed(variable):
                 return variable
         return None
 
@@ -221,3 +298,43 @@ class ConstraintGame(Game, ConstraintProblem, HashKey, Evaluation):
                 zip(self._model.variables, self._values, strict=True)
             )
         )
+
+
+def _decides(constraint: Constraint, variable: int, values: Sequence[int | None]) -> bool:
+    """Whether `constraint` may forbid a value of `variable` now: not where it decides only
+    on a whole scope (`Constraint.consistent`) and another variable of it is unassigned."""
+    if type(constraint).consistent is not Constraint.consistent:
+        return True
+    return all(values[other] is not None for other in constraint.scope if other != variable)
+
+
+def _split_constraints(
+    model: Model,
+) -> tuple[
+    list[tuple[int, ...]],
+    list[list[tuple[int, Callable[[int, int], bool], bool]]],
+    list[list[int]],
+]:
+    """For each variable, its hard constraints by kind: the variables it must differ from
+    (NotEqual, AllDifferent); for each `Binary`, the other variable, the relation and
+    whether this one comes first; the indices of the others."""
+    neighbours: list[set[int]] = [set() for _ in model.variables]
+    binaries: list[list[tuple[int, Callable[[int, int], bool], bool]]] = [
+        [] for _ in model.variables
+    ]
+    others: list[list[int]] = [[] for _ in model.variables]
+    for index, constraint in enumerate(model.constraints):
+        if constraint.cost:
+            continue
+        if isinstance(constraint, (AllDifferent, NotEqual)):
+            for variable in constraint.scope:
+                neighbours[variable].update(constraint.scope)
+                neighbours[variable].discard(variable)
+        elif isinstance(constraint, Binary) and len(set(constraint.scope)) == 2:
+            first, second = constraint.scope
+            binaries[first].append((second, constraint.relation, True))
+            binaries[second].append((first, constraint.relation, False))
+        else:
+            for variable in constraint.scope:
+                others[variable].append(index)
+    return [tuple(sorted(group)) for group in neighbours], binaries, others
