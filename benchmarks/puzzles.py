@@ -2,11 +2,12 @@
 `python -m benchmarks`; see benchmarks/README.md, "Sliding puzzles").
 
 (a) Korf's 100 15-puzzle instances (tests/data/korf100/) with IDA* in the compiled kernel
-(`kibitz.games.sliding_pdb.solve`): Manhattan distance plus linear conflicts, and the
-additive 6-6-3 pattern databases (built once by ``python -m kibitz.games.sliding_pdb
-build``; without them that row is skipped, saying so). Solved count, every length against
-the published one, nodes and time per instance, next to Korf & Felner's published averages
-and to the course's Java figures on five instances.
+(`kibitz.games.sliding_pdb.solve`): Manhattan distance plus linear conflicts, the additive
+6-6-3 pattern databases and the 7-8 ones with their reflection (built once by ``python -m
+kibitz.games.sliding_pdb build`` and ``build --partition 78``; without them a row is
+skipped, saying so). Solved count, every length against the published one, nodes and time
+per instance, next to Korf & Felner's published averages and to the course's Java figures
+on five instances.
 
 (b) The 8-puzzle: 100 seeded random solvable boards, A* (the `astar` engine, in Python)
 with each heuristic of the game (misplaced tiles, Manhattan, linear conflicts): states
@@ -20,6 +21,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 KORF = Path(__file__).parent.parent / "tests" / "data" / "korf100" / "korf100.txt"
@@ -42,6 +44,11 @@ COURSE_8_PUZZLE = {  # the course's A* averages, states expanded, on random 8-pu
     "linear-conflicts": 530.14,
 }
 QUICK_INSTANCES = 10
+HEURISTICS = {  # --heuristics: the rows of part (a), by key: name, then the partition or None
+    "lc": ("Manhattan + linear conflicts", None),
+    "663": ("6-6-3 PDB", "663"),
+    "78": ("7-8 PDB + reflection", "78"),
+}
 EIGHT_PUZZLE_BOARDS = 100
 EIGHT_PUZZLE_SEED = 2002
 
@@ -81,8 +88,11 @@ def solve_all(instances, heuristic) -> list[tuple[int, int, int, int, float]]:
     return out
 
 
-def korf(quick: bool, instances: list[int] | None = None) -> bool:
-    """Part (a); False if a length differs from the published one."""
+def korf(
+    quick: bool, instances: list[int] | None = None, keys: Sequence[str] = tuple(HEURISTICS)
+) -> bool:
+    """Part (a) with the rows `keys` of `HEURISTICS`; False if a length differs from the
+    published one."""
     from kibitz.games import sliding_pdb
 
     if not sliding_pdb.kernel_available():
@@ -95,11 +105,16 @@ def korf(quick: bool, instances: list[int] | None = None) -> bool:
         chosen = easiest(QUICK_INSTANCES) if quick else rows
     label = f"{len(chosen)} instances" + (" (the easiest by Korf's 1985 counts)" if quick else "")
     print(f"Korf's 100 15-puzzle instances, IDA* in the compiled kernel: {label}")
-    heuristics: list[tuple[str, object]] = [("Manhattan + linear conflicts", "linear-conflicts")]
-    try:
-        heuristics.append(("6-6-3 PDB", sliding_pdb.PatternDatabase.load("663")))
-    except FileNotFoundError as missing:
-        print(f"  6-6-3 PDB: skipped ({missing})")
+    heuristics: list[tuple[str, object]] = []
+    for key in keys:
+        name, partition = HEURISTICS[key]
+        if partition is None:
+            heuristics.append((name, "linear-conflicts"))
+            continue
+        try:  # the 7-8 with its reflection, as Korf & Felner (`REFLECTED`)
+            heuristics.append((name, sliding_pdb.PatternDatabase.load(partition)))
+        except FileNotFoundError as missing:
+            print(f"  {name}: skipped ({missing})")
     ok = True
     summary = []
     for name, heuristic in heuristics:
@@ -206,11 +221,28 @@ def eight_puzzle(count: int) -> bool:
     return same
 
 
-def run(quick: bool = False, instances: list[int] | None = None, eight: int | None = None) -> bool:
-    ok = korf(quick, instances)
-    print()
-    ok &= eight_puzzle(eight or (20 if quick else EIGHT_PUZZLE_BOARDS))
+def run(
+    quick: bool = False,
+    instances: list[int] | None = None,
+    eight: int | None = None,
+    keys: Sequence[str] = tuple(HEURISTICS),
+) -> bool:
+    ok = korf(quick, instances, keys)
+    if eight != 0:
+        print()
+        ok &= eight_puzzle(eight or (20 if quick else EIGHT_PUZZLE_BOARDS))
     return ok
+
+
+def heuristic_keys(text: str) -> tuple[str, ...]:
+    """`--heuristics`: keys of `HEURISTICS`, comma-separated."""
+    keys = tuple(text.split(","))
+    unknown = [key for key in keys if key not in HEURISTICS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown {', '.join(unknown)}: choose among {', '.join(HEURISTICS)}"
+        )
+    return keys
 
 
 def main(argv: list[str]) -> int:
@@ -225,10 +257,19 @@ def main(argv: list[str]) -> int:
         type=lambda text: [int(n) for n in text.split(",")],
         help="Korf instances to run, by number, comma-separated (e.g. 85,5,2,54,1)",
     )
-    parser.add_argument("--eight", type=int, metavar="N", help="8-puzzle boards (default 100)")
+    parser.add_argument(
+        "--eight", type=int, metavar="N", help="8-puzzle boards (default 100; 0: none)"
+    )
+    parser.add_argument(
+        "--heuristics",
+        type=heuristic_keys,
+        default=tuple(HEURISTICS),
+        help=f"the rows of Korf's 100, comma-separated among {','.join(HEURISTICS)} "
+        "(default: all; e.g. 663,78 leaves out the 4-minute linear conflicts)",
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    ok = run(args.quick, args.instances, args.eight)
+    ok = run(args.quick, args.instances, args.eight, args.heuristics)
     print(f"\n({time.perf_counter() - start:.0f} s in all)")
     return 0 if ok else 1
 

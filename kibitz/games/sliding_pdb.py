@@ -15,21 +15,37 @@ Heuristics (all admissible):
   tiles into patterns; each pattern's table holds, for every placement of its tiles, the
   fewest moves *of its own tiles* that bring them home (the blank's moves through other
   cells are free), so the tables' values add up to an admissible estimate that is at least
-  the Manhattan distance. The 15-puzzle's 6-6-3 partition (`PARTITIONS["663"]`) takes
-  5,765,760 + 5,765,760 + 3,360 bytes; its tables are built once by::
+  the Manhattan distance. With the *reflection* (Korf & Felner), the tables are looked up
+  a second time for the board's `mirror` about the main diagonal (tile t at (r, c) goes to
+  (c, r) as the tile whose goal mirrors t's; the moves U and L, D and R trade places) and
+  the larger sum taken: the mirror is as far from the goal, so both sums are admissible.
 
-      python -m kibitz.games.sliding_pdb build     # 1-2 minutes with the kernel, 11.5 MB
+  Partitions (`PARTITIONS`), built once by one command each into ``$KIBITZ_PDB_DIR``
+  (default ``~/.cache/kibitz/pdb``), outside git, and mapped read-only (`mmap`) when
+  loaded; times with the compiled builder on one core of the 2-core development machine::
 
-  into ``$KIBITZ_PDB_DIR`` (default ``~/.cache/kibitz/pdb``), outside git, and mapped
-  read-only (`mmap`) when loaded. The 7-8 partition (`PARTITIONS["78"]`, with its reflection
-  about the main diagonal in Korf & Felner) needs 518,918,400 bytes for the 8-tile table and
-  a breadth-first search over its 8 tiles and the blank, 16!/7! = 4,151,347,200 states. The
-  builder here keeps a byte of distance and two 8-byte queue slots per state: about 70 GB
-  for that pattern (9 GB for the 7-tile one), so `build --partition 78` is only for a large
-  machine; a builder that scans the distance array level by level instead of keeping
-  queues (4.2 GB, or 2.1 GB at 4 bits a state) is the way to build it on a laptop.
-  The reflection (a second lookup of the board mirrored about the main diagonal, the
-  larger value taken) is not implemented.
+      python -m kibitz.games.sliding_pdb build                     # 6-6-3: 11.5 MB, ~10 s
+      python -m kibitz.games.sliding_pdb build --partition 78      # 7-8: 577 MB, ~8 min
+      python -m kibitz.games.sliding_pdb build --partition 6666    # 24-puzzle: 510 MB
+
+  - ``663``, the 15-puzzle's 6-6-3: 5,765,760 + 5,765,760 + 3,360 bytes.
+  - ``78``, the 15-puzzle's 7-8, looked up with its reflection by default (`REFLECTED`):
+    57,657,600 bytes for the 7-tile table and 518,918,400 for the 8-tile one, whose
+    breadth-first search runs over its 8 tiles and the blank, 16!/7! = 4,151,347,200
+    states; 2.1 GB of memory at most (`build_memory`), 8 minutes of processor time
+    (measured: benchmarks/README.md, "A run: the 7-8 pattern databases").
+  - ``6666``, the 24-puzzle's 6-6-6-6 (5x5), also with its reflection: four tables of
+    25!/19! = 127,512,000 bytes, each a search over 25!/18! = 2,422,728,000 states, 1.0 GB
+    of memory each; about 17 minutes of processor time in all, estimated from the 7-8
+    build's rate per state (not measured).
+
+  The builder (`build_pattern`, in the kernel) keeps no queues: it scans a bitset of the
+  current level's (tiles, blank) states and marks the next level's in another, a third
+  holding those visited, so it takes 3 bits a state and the table. A move of the blank
+  into a free cell costs nothing, so the states of one placement of the tiles fall into
+  regions (the connected parts of the free cells), marked whole when one of their states is
+  reached; the tables are those of the Python reference (`build_pattern_python`, a 0-1
+  breadth-first search with queues), byte for byte.
 
 `solve` is IDA* (Korf 1985) with the node-counting convention of kibitz's `idastar` engine: a
 node is counted on each entry of the recursive search, root included, positions cut off
@@ -42,11 +58,12 @@ compiled kernel (`kibitz/games/_sliding_kernel.pyx`) where that was built, else 
 from __future__ import annotations
 
 import argparse
+import math
 import mmap
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 try:
@@ -68,7 +85,17 @@ PARTITIONS: dict[str, tuple[tuple[int, ...], ...]] = {
     "663": ((1, 2, 4, 5, 8, 9), (3, 6, 7, 10, 11, 14), (12, 13, 15)),
     # The 7-8 partition: the top two rows less the blank, the bottom two rows.
     "78": ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
+    # The 24-puzzle's 6-6-6-6 of Korf & Felner (2002): four blocks of six tiles.
+    "6666": (
+        (1, 2, 5, 6, 7, 12),
+        (3, 4, 8, 9, 13, 14),
+        (10, 11, 15, 16, 20, 21),
+        (17, 18, 19, 22, 23, 24),
+    ),
 }
+REFLECTED = frozenset({"78", "6666"})
+"""The partitions that `PatternDatabase.load` looks up with their reflection by default (as
+Korf & Felner do)."""
 
 HEURISTICS = ("manhattan", "linear-conflicts")
 KERNEL_CELLS = 36
@@ -84,6 +111,30 @@ def kernel_available() -> bool:
 def pdb_dir() -> Path:
     """Where pattern databases are cached: ``$KIBITZ_PDB_DIR`` or ``~/.cache/kibitz/pdb``."""
     return Path(os.environ.get("KIBITZ_PDB_DIR") or Path.home() / ".cache" / "kibitz" / "pdb")
+
+
+def partition_width(partition: str) -> int:
+    """The width of the square board that `PARTITIONS[partition]` covers (4 for the
+    15-puzzle's, 5 for the 24-puzzle's)."""
+    cells = 1 + max(max(pattern) for pattern in PARTITIONS[partition])
+    return math.isqrt(cells - 1) + 1
+
+
+def mirror(tiles: Sequence[int], width: int) -> list[int]:
+    """`tiles` (a square board) reflected about the main diagonal: the tile at (r, c) goes to
+    (c, r) and is renamed to the tile whose goal is the mirror of its own, so the goal is its
+    own mirror and a board and its mirror are equally far from it (the moves U and L, D and
+    R trade places)."""
+    if len(tiles) != width * width:
+        raise ValueError(f"a {width}x{width} board has {width * width} cells, not {len(tiles)}")
+    out = [0] * len(tiles)
+    for cell, t in enumerate(tiles):
+        out[_mirror_cell(cell, width)] = _mirror_cell(t, width)
+    return out
+
+
+def _mirror_cell(cell: int, width: int) -> int:
+    return cell % width * width + cell // width
 
 
 def is_solvable(tiles: Sequence[int], width: int) -> bool:
@@ -197,43 +248,81 @@ def _neighbours(blank: int, width: int, n: int) -> list[int]:
     return out
 
 
-def build_pattern(width: int, height: int, tiles: Sequence[int]) -> bytearray:
-    """`build_pattern_python`'s table, in the kernel where it was built (boards of at most
-    16 cells)."""
-    if _kernel is None or width * height > 16:
+def build_pattern(
+    width: int,
+    height: int,
+    tiles: Sequence[int],
+    progress: Callable[[int, int, int], object] | None = None,
+) -> bytearray:
+    """`build_pattern_python`'s table, byte for byte, in the kernel where it was built
+    (boards of at most `KERNEL_CELLS` cells, patterns of at most 8 tiles): breadth-first
+    level by level over bitsets, about 3 bits a (tiles, blank) state besides the table.
+    `progress(level, states, entries)` is called after each level in the kernel (the
+    states reached at that level, the table entries first reached there)."""
+    if _kernel is None or width * height > KERNEL_CELLS or len(tiles) > 8:
         return build_pattern_python(width, height, tiles)
     table = bytearray(table_size(width * height, len(tiles)))
-    _kernel.build_pattern(width, height, tuple(tiles), table)
+    _kernel.build_pattern(width, height, tuple(tiles), table, progress)
     return table
+
+
+def build_memory(width: int, height: int, k: int) -> int:
+    """Bytes the kernel takes to build a k-tile pattern's table: the table and three bits
+    per (tiles, blank) state."""
+    n = width * height
+    return table_size(n, k) + 3 * (table_size(n, k) * (n - k) // 8)
 
 
 class PatternDatabase:
     """An additive pattern-database heuristic: a partition of the tiles into patterns and
-    one table per pattern (bytes indexed by `pattern_rank`)."""
+    one table per pattern (bytes indexed by `pattern_rank`). With `reflect` (square boards),
+    the tables are also looked up for the board's `mirror` and the larger sum taken (Korf &
+    Felner's reflection: both sums are admissible, the mirror being as far from the goal)."""
 
     def __init__(
-        self, width: int, height: int, patterns: Sequence[Sequence[int]], tables: Sequence
+        self,
+        width: int,
+        height: int,
+        patterns: Sequence[Sequence[int]],
+        tables: Sequence,
+        *,
+        reflect: bool = False,
     ) -> None:
         self.width, self.height = width, height
         self.patterns = tuple(tuple(p) for p in patterns)
         self.tables = list(tables)
+        self.reflect = reflect
         n = width * height
+        if reflect and width != height:
+            raise ValueError(f"reflection needs a square board, not {width}x{height}")
         for pattern, table in zip(self.patterns, self.tables, strict=True):
             if len(table) != table_size(n, len(pattern)):
                 raise ValueError(f"table of pattern {pattern} has {len(table)} entries")
 
     @classmethod
-    def build(cls, width: int, height: int, patterns: Sequence[Sequence[int]]) -> PatternDatabase:
+    def build(
+        cls, width: int, height: int, patterns: Sequence[Sequence[int]], *, reflect: bool = False
+    ) -> PatternDatabase:
         """Builds every table in memory (the tests' small databases)."""
-        return cls(width, height, patterns, [build_pattern(width, height, p) for p in patterns])
+        tables = [build_pattern(width, height, p) for p in patterns]
+        return cls(width, height, patterns, tables, reflect=reflect)
 
     @classmethod
     def load(
-        cls, partition: str = "663", width: int = 4, directory: Path | None = None
+        cls,
+        partition: str = "663",
+        width: int | None = None,
+        directory: Path | None = None,
+        *,
+        reflect: bool | None = None,
     ) -> PatternDatabase:
-        """The cached tables of `PARTITIONS[partition]`, mapped read-only; FileNotFoundError
-        names the command that builds them."""
+        """The cached tables of `PARTITIONS[partition]` (on its board, `partition_width`),
+        mapped read-only, with the reflection if `reflect` (by default for the partitions in
+        `REFLECTED`); FileNotFoundError names the command that builds them."""
         patterns = PARTITIONS[partition]
+        width = width or partition_width(partition)
+        if reflect is None:
+            reflect = partition in REFLECTED
         tables = []
         for pattern in patterns:
             path = table_path(width, width, pattern, directory)
@@ -244,10 +333,16 @@ class PatternDatabase:
                 )
             with path.open("rb") as handle:
                 tables.append(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
-        return cls(width, width, patterns, tables)
+        return cls(width, width, patterns, tables, reflect=reflect)
 
     def value(self, tiles: Sequence[int]) -> int:
-        """The heuristic value of `tiles`."""
+        """The heuristic value of `tiles` (the larger of it and its mirror's with `reflect`)."""
+        value = self._sum(tiles)
+        if self.reflect:
+            value = max(value, self._sum(mirror(tiles, self.width)))
+        return value
+
+    def _sum(self, tiles: Sequence[int]) -> int:
         n = self.width * self.height
         where = [0] * n
         for cell, t in enumerate(tiles):
@@ -267,9 +362,15 @@ def table_path(
 
 
 def build_partition(
-    partition: str = "663", width: int = 4, directory: Path | None = None, force: bool = False
+    partition: str = "663",
+    width: int | None = None,
+    directory: Path | None = None,
+    force: bool = False,
+    verbose: bool = False,
 ) -> list[Path]:
-    """Builds and saves the tables of `PARTITIONS[partition]` that are not cached yet."""
+    """Builds and saves the tables of `PARTITIONS[partition]` (on its board,
+    `partition_width`) that are not cached yet; `verbose` prints each level."""
+    width = width or partition_width(partition)
     directory = directory or pdb_dir()
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -279,28 +380,50 @@ def build_partition(
         if path.exists() and not force:
             continue
         start = time.perf_counter()
-        table = build_pattern(width, width, pattern)
+        levels: list[tuple[int, int]] = []
+        table = build_pattern(width, width, pattern, _progress(levels, verbose))
         if 255 in table:
             raise RuntimeError(f"pattern {pattern}: unreached entries")
         partial = path.with_suffix(".part")
         partial.write_bytes(table)
         partial.replace(path)  # never a half-written table under the final name
+        deepest = max((level for level, entries in levels if entries), default=max(table))
         print(
-            f"{path}: {len(table):,} entries, max {max(table)}, "
-            f"{time.perf_counter() - start:.1f} s",
+            f"{path}: {len(table):,} entries, max {deepest}, {time.perf_counter() - start:.1f} s",
             flush=True,
         )
     return paths
 
 
+def _progress(levels: list[tuple[int, int]], verbose: bool) -> Callable[[int, int, int], None]:
+    """A `build_pattern` progress callback that appends (level, entries) to `levels` and,
+    if `verbose`, prints each level with the seconds since it was made."""
+    start = time.perf_counter()
+
+    def progress(level: int, states: int, entries: int) -> None:
+        levels.append((level, entries))
+        if verbose:
+            print(
+                f"  level {level:>2}: {states:>13,} states, {entries:>11,} entries, "
+                f"{time.perf_counter() - start:7.1f} s",
+                flush=True,
+            )
+
+    return progress
+
+
 def _resolve(heuristic: str | PatternDatabase, width: int) -> str | PatternDatabase:
-    """`heuristic` itself, the cached 6-6-3 databases for ``"pdb"``; ValueError if unknown."""
+    """`heuristic` itself, the cached 6-6-3 databases for ``"pdb"``, those of partition P
+    (with its default reflection) for ``"pdb-P"``; ValueError if unknown."""
     if isinstance(heuristic, PatternDatabase):
         return heuristic
     if heuristic == "pdb":
         return PatternDatabase.load("663", width)
+    if heuristic.startswith("pdb-") and heuristic[4:] in PARTITIONS:
+        return PatternDatabase.load(heuristic[4:], width)
     if heuristic not in _KINDS:
-        raise ValueError(f"unknown heuristic {heuristic!r}: {', '.join(HEURISTICS)} or pdb")
+        names = [*HEURISTICS, "pdb", *(f"pdb-{name}" for name in PARTITIONS)]
+        raise ValueError(f"unknown heuristic {heuristic!r}: {', '.join(names[:-1])} or {names[-1]}")
     return heuristic
 
 
@@ -397,7 +520,8 @@ def solve(
       than `KERNEL_CELLS` cells run in Python); the board must be solvable (`is_solvable`),
       else IDA* does not end.
     - `heuristic`: ``"manhattan"``, ``"linear-conflicts"`` (Manhattan plus linear conflicts)
-      or a `PatternDatabase` (``"pdb"``: ``PatternDatabase.load("663")``, the cached 6-6-3).
+      or a `PatternDatabase` (``"pdb"``: ``PatternDatabase.load("663")``, the cached 6-6-3;
+      ``"pdb-78"``: the 7-8 with reflection; any ``"pdb-"`` and a key of `PARTITIONS`).
     - `node_limit`: at most this many nodes, as the engine's limit: the search stops when
       the count reaches it (before that node's tests), ``pv = None``, ``nodes == node_limit``.
     - `pv`: the optimal solution as moves of the blank (``"U"``, ``"L"``, ``"R"``, ``"D"``),
@@ -411,7 +535,9 @@ def solve(
     heuristic = _resolve(heuristic, width)
     if isinstance(heuristic, PatternDatabase):
         patterns = list(zip(heuristic.patterns, heuristic.tables, strict=True))
-        path, nodes, thresholds = _kernel.solve(tuple(tiles), width, 2, patterns, node_limit)
+        path, nodes, thresholds = _kernel.solve(
+            tuple(tiles), width, 2, patterns, node_limit, heuristic.reflect
+        )
     else:
         path, nodes, thresholds = _kernel.solve(
             tuple(tiles), width, _KINDS[heuristic], (), node_limit
@@ -423,18 +549,28 @@ def solve(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m kibitz.games.sliding_pdb",
-        description="Builds the 15-puzzle's additive pattern databases into $KIBITZ_PDB_DIR "
-        "(default ~/.cache/kibitz/pdb).",
+        description="Builds the sliding puzzles' additive pattern databases into "
+        "$KIBITZ_PDB_DIR (default ~/.cache/kibitz/pdb): 663 and 78 for the 15-puzzle, 6666 "
+        "for the 24-puzzle.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     build = sub.add_parser("build", help="build the tables of a partition (skips cached ones)")
     build.add_argument("--partition", choices=sorted(PARTITIONS), default="663")
     build.add_argument("--dir", type=Path, help="where to write them")
     build.add_argument("--force", action="store_true", help="rebuild cached tables too")
+    build.add_argument("--verbose", action="store_true", help="print each level")
     args = parser.parse_args(argv)
     if not kernel_available():
         print("warning: no compiled kernel: the Python build takes hours", file=sys.stderr)
-    for path in build_partition(args.partition, 4, args.dir, args.force):
+    width = partition_width(args.partition)
+    for pattern in PARTITIONS[args.partition]:
+        size = table_size(width * width, len(pattern))
+        print(
+            f"{width}x{width} pattern {'-'.join(map(str, pattern))}: {size:,} bytes, "
+            f"{build_memory(width, width, len(pattern)) / 2**30:.2f} GiB to build",
+            flush=True,
+        )
+    for path in build_partition(args.partition, width, args.dir, args.force, args.verbose):
         print(path)
     return 0
 

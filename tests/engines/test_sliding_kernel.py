@@ -1,8 +1,8 @@
 """The compiled sliding-puzzle IDA* (kibitz/games/_sliding_kernel.pyx) against the
 pure-Python searches it repeats: `sliding_pdb.solve_python` and the `idastar` engine. Same
 line, same node count, same thresholds, on every heuristic (Manhattan, linear conflicts,
-additive pattern databases), at node limits too; then exact published lengths on easy
-instances of Korf's 100."""
+additive pattern databases with and without their reflection), at node limits too; then
+exact published lengths on easy instances of Korf's 100."""
 
 from __future__ import annotations
 
@@ -41,6 +41,13 @@ def small_databases() -> dict[int, pdb.PatternDatabase]:
     }
 
 
+def reflected(database: pdb.PatternDatabase) -> pdb.PatternDatabase:
+    """The same tables, looked up for the board and its mirror."""
+    return pdb.PatternDatabase(
+        database.width, database.height, database.patterns, database.tables, reflect=True
+    )
+
+
 CASES = [(3, 200, seed) for seed in range(4)] + [(4, 100, 0), (4, 100, 2), (4, 160, 2)]
 """Optimal lengths 20-32, 400 to 30,000 nodes with Manhattan alone."""
 
@@ -51,10 +58,12 @@ KORF_1 = (14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3)
 
 @needs_kernel
 @pytest.mark.parametrize("width, steps, seed", CASES)
-@pytest.mark.parametrize("heuristic", ["manhattan", "linear-conflicts", "pdb"])
+@pytest.mark.parametrize("heuristic", ["manhattan", "linear-conflicts", "pdb", "reflected"])
 def test_the_kernel_is_the_python_search(width, steps, seed, heuristic, small_databases):
     tiles = scramble(width, steps, seed)
-    h = small_databases[width] if heuristic == "pdb" else heuristic
+    h = {"pdb": small_databases[width], "reflected": reflected(small_databases[width])}.get(
+        heuristic, heuristic
+    )
     expected = pdb.solve_python(tiles, width, h)
     assert pdb.solve(tiles, width, h) == expected
     pv, nodes, thresholds = expected
@@ -105,6 +114,24 @@ def test_the_goal_and_bad_heuristics(tmp_path, monkeypatch):
     monkeypatch.setenv("KIBITZ_PDB_DIR", str(tmp_path))  # "pdb": the cached 6-6-3 tables
     with pytest.raises(FileNotFoundError, match="sliding_pdb build --partition 663"):
         pdb.solve(list(range(16)), 4, "pdb")
+    with pytest.raises(FileNotFoundError, match=r"4x4-1-2-3-4-5-6-7\.pdb is missing.* 78"):
+        pdb.solve(list(range(16)), 4, "pdb-78")
+    with pytest.raises(ValueError, match="pdb, pdb-663, pdb-78 or pdb-6666"):
+        pdb.solve(list(range(16)), 4, "pdb-555")
+
+
+@needs_kernel
+def test_the_reflection_prunes_and_keeps_the_optimum(small_databases):
+    """Korf's instance 12 (45 moves): the same line length with the reflection, fewer
+    nodes; a non-square board has no mirror."""
+    _, length, _, tiles = korf100()[11]
+    plain = pdb.solve(tiles, 4, small_databases[4])
+    mirrored = pdb.solve(tiles, 4, reflected(small_databases[4]))
+    assert len(plain[0]) == len(mirrored[0]) == length == 45
+    assert mirrored[1] < plain[1]
+    assert mirrored[2][0] == reflected(small_databases[4]).value(tiles)
+    with pytest.raises(ValueError, match="reflection needs a square board"):
+        pdb._kernel.solve((1, 0, 2, 3, 4, 5), 3, 2, [((1, 2), bytearray(30))], None, True)
 
 
 def test_boards_beyond_the_kernel_run_in_python():
