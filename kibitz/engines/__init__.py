@@ -14,11 +14,13 @@ from kibitz.engines.base import (
     EngineFailure,
     OptionError,
     OptionSpec,
+    OptionUnavailable,
     Requirements,
     SearchContext,
 )
 from kibitz.engines.expectimax import Expectimax
 from kibitz.engines.mcts import MCTS
+from kibitz.engines.multi import BestReply, MaxN, Paranoid
 from kibitz.engines.single import AStar, IDAStar
 from kibitz.engines.types import MAX_PLY, Clock, Info, Limits, Result, RootMove, Score
 from kibitz.engines.uci import ConfigError, UciDefinition, UciEngine, probe
@@ -47,6 +49,9 @@ ENGINES.register(MCTS)
 ENGINES.register(Expectimax)
 ENGINES.register(IDAStar)
 ENGINES.register(AStar)
+ENGINES.register(MaxN)
+ENGINES.register(Paranoid)
+ENGINES.register(BestReply)
 
 
 def load_plugins() -> list[str]:
@@ -109,6 +114,7 @@ __all__ = [
     "Limits",
     "OptionError",
     "OptionSpec",
+    "OptionUnavailable",
     "Requirements",
     "Result",
     "RootMove",

@@ -20,6 +20,7 @@ from kibitz.games.capabilities import (
     capabilities_of,
 )
 from kibitz.games.chess import Chess
+from kibitz.games.chinese_checkers import ChineseCheckers
 from kibitz.games.connect4 import ConnectFour
 from kibitz.games.csp.cryptarithm import Cryptarithm
 from kibitz.games.csp.map_colouring import MapColouring
@@ -29,6 +30,7 @@ from kibitz.games.csp.timetable import Timetable
 from kibitz.games.csp.zebra import Zebra
 from kibitz.games.hex import Hex
 from kibitz.games.nim import MisereNim, Nim
+from kibitz.games.nim3 import Nim3
 from kibitz.games.pancake import Pancake
 from kibitz.games.pig import Pig
 from kibitz.games.presentation import Diagram
@@ -44,6 +46,7 @@ for _game in (
     TicTacToe,
     Nim,
     MisereNim,
+    Nim3,
     ConnectFour,
     Hex,
     Pig,
@@ -51,6 +54,7 @@ for _game in (
     Chess,
     SlidingPuzzle,
     Pancake,
+    ChineseCheckers,
     Sudoku,
     NQueens,
     MapColouring,

@@ -8,8 +8,14 @@ from typing import Any
 
 import grpc
 
-from kibitz.engines import ENGINES, MAX_PLY, Engine, OptionError, default_engine_for
-from kibitz.engines.base import OptionUnavailable
+from kibitz.engines import (
+    ENGINES,
+    MAX_PLY,
+    Engine,
+    OptionError,
+    OptionUnavailable,
+    default_engine_for,
+)
 from kibitz.games import GAMES, Game, quoted
 from kibitz.server import convert
 from kibitz.server.errors import ServiceError, invalid

@@ -28,8 +28,13 @@ PAIRS = [
 ]
 NO_TIME = {
     "movetime": Limits(depth=3, movetime=0.005),  # the reported Analyze: depth 3, 5 ms
-    "clock": Limits(clock=Clock(time_left=[1.0, 1.0])),
+    "clock": None,  # a second on every player's clock: `no_time_limits`
 }
+
+
+def no_time_limits(name: str, state: Game) -> Limits:
+    """`NO_TIME[name]`, the clock with an entry for each of `state`'s players."""
+    return NO_TIME[name] or Limits(clock=Clock(time_left=[1.0] * state.players))
 
 
 def positions(game: type[Game]) -> list[Game]:
@@ -63,11 +68,11 @@ def search_without_time(engine, state: Game, limits: Limits):
     return result
 
 
-@pytest.mark.parametrize("limits", NO_TIME.values(), ids=NO_TIME.keys())
+@pytest.mark.parametrize("limits", NO_TIME)
 @pytest.mark.parametrize(("engine_class", "game"), PAIRS)
 def test_a_search_without_time_answers_a_legal_move_and_no_nodes(engine_class, game, limits):
     for state in positions(game):
-        result = search_without_time(engine_class(), state, limits)
+        result = search_without_time(engine_class(), state, no_time_limits(limits, state))
         assert result.nodes == 0, state.position()
         assert result.stop_reason == StopReason.TIME
         assert result.best_move in state.legal_moves()
