@@ -370,12 +370,15 @@ def _rank(child: Node) -> tuple[int, int, int, float]:
 
 
 def child_score(child: Node) -> Score:
-    """A root move's score, for the player making it (its mover)."""
+    """A root move's score, for the player making it (its mover); in games of three
+    players and more with every player's mean return (`values`)."""
     visits = child.visits
     win = child.wins / visits if visits else None
     draw = child.draws / visits if visits else None
     loss = 1.0 - win - draw if visits else None
-    estimates = {"win": win, "draw": draw, "loss": loss, "visits": visits}
+    totals = child.totals
+    values = tuple(total / visits for total in totals) if totals is not None and visits else None
+    estimates = {"win": win, "draw": draw, "loss": loss, "visits": visits, "values": values}
     if child.proven == 1:
         return Score(ScoreKind.WIN, plies=child.plies + 1, **estimates)
     if child.proven == -1:

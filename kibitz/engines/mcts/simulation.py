@@ -19,6 +19,8 @@ from kibitz.engines.mcts.tree import (
     AMAF_ENTRY_BYTES,
     MOVE_BYTES,
     NODE_BYTES,
+    TOTAL_BYTES,
+    TOTALS_BYTES,
     Node,
     expand,
     node_bytes,
@@ -56,6 +58,8 @@ class Simulations:
         """Prune with the game's solver hooks below the root (the root keeps every move,
         so that every root move is scored)."""
         self.record: list[tuple[int, Move]] | None = [] if settings.rave else None
+        self.players = state.players if state.players > 2 else 0
+        """Players whose returns each node totals (`Node.totals`): none in two-player games."""
         if evaluator is None:
             evaluator = EVALUATORS[settings.evaluation](state, settings)
         if policy is None:
@@ -173,6 +177,9 @@ class Simulations:
         node.children.append(child)
         self.nodes += 1
         self._count(NODE_BYTES)
+        if self.players:
+            child.totals = [0.0] * self.players
+            self._count(TOTALS_BYTES + TOTAL_BYTES * self.players)
         return child
 
     def _count(self, size: int) -> None:
@@ -226,6 +233,10 @@ def _back_up(path: list[Node], result: tuple[float, ...]) -> None:
                 node.wins += 1
             elif value == 0:
                 node.draws += 1
+        totals = node.totals
+        if totals is not None:
+            for player, value in enumerate(result):
+                totals[player] += value
 
 
 def _back_up_amaf(

@@ -27,13 +27,21 @@ MOVE_BYTES = 8
 AMAF_ENTRY_BYTES = 140
 """... and per RAVE entry: more than tracemalloc measures on Connect Four and Hex
 (tests/engines/test_mcts.py holds the sum to the measurement; 300 bytes a node came within
-1% of it on Hex 11x11 and below it in one clean-clone run, hence 330)."""
+1% of it on Hex 11x11 and below it in one clean-clone run, hence 330)..."""
+TOTALS_BYTES = 64
+"""... and in games of three players and more, per node's list of every player's total
+return, ..."""
+TOTAL_BYTES = 32
+"""... and per player in it."""
 
 
 def node_bytes(node: Node) -> int:
     """What the memory bound counts for `node`."""
     listed = len(node.untried) + len(node.children) if node.untried is not None else 0
-    return NODE_BYTES + MOVE_BYTES * listed + AMAF_ENTRY_BYTES * len(node.amaf or ())
+    size = NODE_BYTES + MOVE_BYTES * listed + AMAF_ENTRY_BYTES * len(node.amaf or ())
+    if node.totals is not None:
+        size += TOTALS_BYTES + TOTAL_BYTES * len(node.totals)
+    return size
 
 
 class Node:
@@ -53,6 +61,7 @@ class Node:
         "priors",
         "probabilities",
         "total",
+        "totals",
         "untried",
         "visits",
         "wins",
@@ -76,6 +85,9 @@ class Node:
         which the player to move here played it later (all moves as first)."""
         self.visits = 0
         self.total = 0.0
+        self.totals: list[float] | None = None
+        """Every player's total return, by player index (games of three players and more:
+        what a root move's `Score.values` reports)."""
         self.wins = 0
         self.draws = 0
         self.pessimistic = -1
