@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kibitz import argtypes
+from kibitz.match.seats import SEATINGS
 from kibitz.match.spec import (
     DrawRule,
     EngineSpec,
@@ -64,7 +65,8 @@ def add_commands(commands: argparse._SubParsersAction, parents: list) -> None:
         action="append",
         required=True,
         metavar="KEY=VALUE,...",
-        help="an engine (repeatable, two or more): name=, server=HOST:PORT (default: "
+        help="an engine (repeatable: two or more, or in a game of N players N, one a seat): "
+        "name=, server=HOST:PORT (default: "
         "--server), engine= (an engine on that server), option.NAME=VALUE, cmd= (a local UCI "
         "command, for games written in FEN; takes the rest of the text), tls_ca=, token=, and "
         "its own tc=, movetime=, depth=, nodes=",
@@ -93,10 +95,15 @@ def add_commands(commands: argparse._SubParsersAction, parents: list) -> None:
     games = match.add_argument_group("games and openings")
     count = games.add_mutually_exclusive_group()
     count.add_argument(
-        "--games", type=argtypes.positive_int, help="games per pair of engines (default 2)"
+        "--games",
+        type=argtypes.positive_int,
+        help="games per pair of engines (default 2); N seats: games in all (default one "
+        "rotation set)",
     )
     count.add_argument(
-        "--rounds", type=argtypes.positive_int, help="game pairs per pair of engines"
+        "--rounds",
+        type=argtypes.positive_int,
+        help="game pairs per pair of engines; N seats: rotation sets",
     )
     source = games.add_mutually_exclusive_group()
     source.add_argument(
@@ -119,6 +126,13 @@ def add_commands(commands: argparse._SubParsersAction, parents: list) -> None:
     )
     games.add_argument(
         "--seed", type=int, default=1, help="seed of openings, order and dice (default 1)"
+    )
+    games.add_argument(
+        "--seating",
+        choices=list(SEATINGS),
+        default="rotations",
+        help="in a game of N players: a rotation set is the N rotations of the seats (each "
+        "engine in each seat once) or all N! orders (default rotations)",
     )
     games.add_argument(
         "--tournament",
@@ -236,8 +250,8 @@ def build(args: argparse.Namespace) -> tuple[Any, Any]:
     GAMES.load_plugins()
     if args.game not in GAMES:
         raise MatchError(f"unknown game {args.game!r}; games: {', '.join(GAMES)}")
-    if GAMES[args.game].players != 2:
-        raise MatchError(f"{args.game} is not a two-player game")
+    if GAMES[args.game].players < 2:
+        raise MatchError(f"{args.game} is a puzzle: a match needs a game of two or more players")
     engines = [_engine(text, index, args) for index, text in enumerate(args.engine)]
     if len({spec.name for spec in engines}) != len(engines):
         raise SpecError("every --engine needs a name of its own (name=...)")
@@ -256,10 +270,9 @@ def build(args: argparse.Namespace) -> tuple[Any, Any]:
                 "(or tc=, movetime=, depth=, nodes= in its --engine)"
             )
     openings = schedule.read_openings(args.openings, args.game) if args.openings else ()
-    tasks = schedule.build(
+    seats = schedule.seats_of(args.game, openings)
+    arranged = dict(
         game=args.game,
-        engines=len(engines),
-        tournament=args.tournament,
         rounds=args.rounds or 1,
         games=args.games,
         openings=openings,
@@ -267,6 +280,11 @@ def build(args: argparse.Namespace) -> tuple[Any, Any]:
         order=args.openings_order,
         seed=args.seed,
     )
+    if seats > 2:
+        _check_seated(args, seats, len(engines))
+        tasks = schedule.build_seated(seats=seats, seating=args.seating, **arranged)
+    else:
+        tasks = schedule.build(engines=len(engines), tournament=args.tournament, **arranged)
     rules = Rules(
         game=args.game,
         limits=limits,
@@ -286,6 +304,8 @@ def build(args: argparse.Namespace) -> tuple[Any, Any]:
         concurrency=args.concurrency,
         sprt=args.sprt,
         replay_failed=args.replay_failed,
+        seats=seats,
+        seating=args.seating,
     )
     if args.resume and not args.out:
         raise SpecError("--resume needs --out DIR (the match to continue)")
@@ -300,6 +320,28 @@ def build(args: argparse.Namespace) -> tuple[Any, Any]:
         settings, out=args.out, resume=args.resume, backend=backend, listener=progress.game
     )
     return match, progress
+
+
+def _check_seated(args: argparse.Namespace, seats: int, engines: int) -> None:
+    """What a match of `seats` seats cannot take (SpecError): another number of engines,
+    a gauntlet, an SPRT, or an adjudication rule that judges two players' scores."""
+    if engines != seats:
+        raise SpecError(
+            f"{args.game} with {seats} players needs {seats} engines (one per seat), got {engines}"
+        )
+    adjudication = " (--maxmoves ends long games)"
+    refused = {
+        "--tournament gauntlet": (args.tournament == "gauntlet", ""),
+        "--sprt": (args.sprt is not None, ""),
+        "--draw": (args.draw is not None, adjudication),
+        "--resign": (args.resign is not None, adjudication),
+        "--proven": (args.proven, adjudication),
+    }
+    for flag, (given, hint) in refused.items():
+        if given:
+            raise SpecError(
+                f"{flag} is for two-player games; {args.game} here has {seats} players{hint}"
+            )
 
 
 def _engine(text: str, index: int, args: argparse.Namespace) -> EngineSpec:

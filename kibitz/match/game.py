@@ -1,10 +1,11 @@
-"""One game between two engine handles: the runner's own board (kibitz.games), the dice,
-both clocks, adjudication, and forfeits with their reasons.
+"""One game between engine handles, one per seat: the runner's own board (kibitz.games), the
+dice, every clock, adjudication, and forfeits with their reasons.
 
 The engines only propose moves. Every move is checked against the runner's copy of the rules;
 an illegal move, an engine error, a lost connection, a hang or an exhausted clock ends the
-game with a loss for that engine, recorded with the reason. At a chance node (dice) the runner
-rolls itself, from the game's seeded generator; engines are asked only at decision nodes.
+game with a loss for that engine (in a game of N players: last, the others level ahead of
+it), recorded with the reason. At a chance node (dice) the runner rolls itself, from the
+game's seeded generator; engines are asked only at decision nodes.
 
 `play_game` returns the game's record: a JSON-able dict (docs/match.md, "The record").
 """
@@ -19,6 +20,7 @@ from typing import Any, Protocol
 
 from kibitz.clients.values import Limits, Result, Score
 from kibitz.games import CHANCE, GAMES, Game
+from kibitz.match.seats import result_text
 from kibitz.match.spec import DrawRule, MoveLimits, ResignRule, TimeControl
 from kibitz.vocabulary import ScoreKind
 
@@ -82,14 +84,15 @@ class Opening:
 @dataclass(frozen=True)
 class GameTask:
     """One scheduled game: `players` are engine indices by player (0 = first player),
-    `pair` the game pair it belongs to (same opening, colours reversed, same dice)."""
+    `pair` the game pair it belongs to (same opening, colours reversed, same dice), or with
+    N seats its rotation set (same opening and dice, each engine in each seat)."""
 
     id: int
     encounter: int
     round: int
     pair: int
     pair_game: int
-    players: tuple[int, int]
+    players: tuple[int, ...]
     opening: Opening
     dice_seed: int
 
@@ -131,11 +134,12 @@ class Rules:
     hang_timeout: float = 300.0
     """Seconds an engine without a time limit (depth, nodes) may take before it loses."""
     maxmoves: int = 0
-    """Moves per side after which the game is a draw (0: no limit)."""
+    """Moves per player after which the game is a draw (0: no limit)."""
     draw: DrawRule | None = None
     resign: ResignRule | None = None
     proven: bool = False
-    """End a game once both engines report the same proven result (WIN/LOSS/DRAW, exact)."""
+    """End a game once both engines report the same proven result (WIN/LOSS/DRAW, exact).
+    `draw`, `resign` and `proven` judge two-player games only."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -225,14 +229,23 @@ class _Game:
     state: Game = field(init=False)
     moves: list[str] = field(default_factory=list)
     records: list[dict[str, Any]] = field(default_factory=list)
-    scores: tuple[list[int], list[int]] = field(default_factory=lambda: ([], []))
-    verdicts: list[str | None] = field(default_factory=lambda: [None, None])
+    scores: list[list[int]] = field(init=False)
+    """Each player's scores, move by move (centi-units, their own point of view)."""
+    verdicts: list[str | None] = field(init=False)
     failure: str | None = None
 
     def __post_init__(self) -> None:
         opening = self.task.opening
         self.state = GAMES[self.rules.game].from_position(opening.position)
         self.state.play_line(opening.moves)
+        seats = len(self.task.players)
+        if self.state.players != seats:
+            raise ValueError(
+                f"game {self.task.id} seats {seats} engines in a game of {self.state.players} "
+                "players"
+            )
+        self.scores = [[] for _ in range(seats)]
+        self.verdicts = [None] * seats
 
 
 async def play_game(
@@ -246,6 +259,7 @@ async def play_game(
     `on_move` hears the moves played so far (after the opening) after every move."""
     game = _Game(task, rules, players, names)
     state = game.state
+    seats = len(task.players)
     dice = random.Random(task.dice_seed)
     limits = [rules.limits[engine] for engine in task.players]
     clocks = [Clock(limit.tc) if limit.tc else None for limit in limits]
@@ -268,15 +282,15 @@ async def play_game(
             if on_move is not None:
                 on_move(game.moves)
             continue
-        if rules.maxmoves and decisions >= 2 * rules.maxmoves:
-            end = ((0.0, 0.0), f"adjudication: {rules.maxmoves} moves each", "adjudication", None)
+        if rules.maxmoves and decisions >= seats * rules.maxmoves:
+            draw = (0.0,) * seats
+            end = (draw, f"adjudication: {rules.maxmoves} moves each", "adjudication", None)
             break
         try:
             record = await _decide(game, mover, limits[mover], clocks)
         except MoveFailure as failure:
-            other = 1 - mover
             reason = f"{names[mover]} loses: {failure}"
-            returns = tuple(1.0 if p == other else -1.0 for p in range(2))
+            returns = tuple(1.0 - seats * (p == mover) for p in range(seats))
             kind = "time forfeit" if failure.kind == "time" else "forfeit"
             end = (returns, reason, kind, mover)
             game.failure = failure.kind
@@ -287,7 +301,7 @@ async def play_game(
             on_move(game.moves)
         end = _adjudicate(game, mover, decisions)
     returns, reason, termination, loser = end
-    result = _outcome(returns)
+    result = result_text(returns)
     return {
         "type": "game",
         **task.to_json(),
@@ -307,25 +321,15 @@ async def play_game(
     }
 
 
-def _outcome(returns: Sequence[float]) -> str:
-    """ "1-0" (the first player won), "0-1" or "1/2-1/2"."""
-    if returns[0] > returns[1]:
-        return "1-0"
-    if returns[1] > returns[0]:
-        return "0-1"
-    return "1/2-1/2"
-
-
 def _search_limits(limit: MoveLimits, mover: int, clocks: list[Clock | None]) -> Limits:
     time_left: tuple[float, ...] = ()
     increment: tuple[float, ...] = ()
     moves_to_go = 0
     own = clocks[mover]
     if own is not None:
-        other = clocks[1 - mover] or own
-        by_player = {mover: own, 1 - mover: other}
-        time_left = tuple(max(0.0, by_player[p].left) for p in range(2))
-        increment = tuple(by_player[p].tc.increment for p in range(2))
+        by_player = [clock or own for clock in clocks]  # an untimed player: as the mover
+        time_left = tuple(max(0.0, clock.left) for clock in by_player)
+        increment = tuple(clock.tc.increment for clock in by_player)
         moves_to_go = own.moves_to_go()
     return Limits(
         depth=limit.depth,
@@ -405,7 +409,8 @@ async def _decide(
 def _adjudicate(
     game: _Game, mover: int, decisions: int
 ) -> tuple[tuple[float, ...], str, str, int | None] | None:
-    """The end of the game by adjudication after `mover`'s move, if a rule says so."""
+    """The end of the game by adjudication after `mover`'s move, if a rule says so (the
+    rules judge two-player games: a match of N seats has none of them)."""
     rules = game.rules
     names = game.names
     other = 1 - mover

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
+from kibitz.match.seats import SeatTally
 from kibitz.match.tally import Tally
 
 BAR_WIDTH = 24
@@ -21,7 +22,7 @@ class Progress:
         self._drawn = False
         self._waited: set[str] = set()
 
-    def game(self, record: dict[str, Any], tally: Tally) -> None:
+    def game(self, record: dict[str, Any], tally: Tally | SeatTally) -> None:
         standing = self._standing(tally)
         if self.live:
             done = round(BAR_WIDTH * tally.games / max(1, self.total))
@@ -29,9 +30,9 @@ class Progress:
             self.stream.write(f"\r\x1b[K[{bar}] {tally.games}/{self.total} {standing}")
             self._drawn = True
         else:
-            white, black = record["engines"]
+            seated = " vs ".join(record["engines"])
             self.stream.write(
-                f"game {tally.games}/{self.total}: {white} vs {black} {record['result']} "
+                f"game {tally.games}/{self.total}: {seated} {record['result']} "
                 f"({record['reason']}); {standing}\n"
             )
         self.stream.flush()
@@ -54,7 +55,13 @@ class Progress:
             self.stream.write("\n")
             self._drawn = False
 
-    def _standing(self, tally: Tally) -> str:
+    def _standing(self, tally: Tally | SeatTally) -> str:
+        if isinstance(tally, SeatTally):
+            leader = tally.table()[0]
+            return (
+                f"leader {leader['name']} score {_percent(leader['score'])}, mean rank "
+                f"{_number(leader['mean_rank'], '.2f')}"
+            )
         if len(self.names) != 2:
             leader = tally.table()[0]
             return f"leader {leader['name']} {_score(leader)}"
@@ -93,9 +100,16 @@ def summary_text(summary: dict[str, Any]) -> str:
                 f"{_number(sprt['llr'], '.2f')} ({sprt['lower']:.2f}, {sprt['upper']:.2f}) "
                 f"{sprt['result'] or 'undecided'}"
             )
+    elif "seats" in summary:
+        lines.append(
+            f"{summary['seats']} seats of {summary['game']} ({summary['seating']}): "
+            f"{summary['games']} games"
+        )
     else:
         lines.append(f"{summary['tournament']} of {summary['game']}: {summary['games']} games")
-    lines.append(table_text(summary["table"]))
+    lines.append(
+        seats_text(summary["table"]) if "seats" in summary else table_text(summary["table"])
+    )
     if summary["stopped"]:
         lines.append(f"stopped early: {summary['stopped']}")
     return "\n".join(lines)
@@ -116,6 +130,35 @@ def table_text(rows: list[dict[str, Any]]) -> str:
             f"{_ms(row['latency_mean']):>8}  {results}"
         )
     return "\n".join(lines)
+
+
+def seats_text(rows: list[dict[str, Any]]) -> str:
+    """The table of an N-seat match: rank, games, points (sum of returns), score (mean rank
+    points) and mean rank with their 95% intervals, outright wins with the Wilson interval,
+    forfeits, latency, and above-level-below against each other engine."""
+    header = f"{'#':>2} {'engine':<16} {'games':>5} {'points':>8} {'score':>15}"
+    header += f" {'mean rank':>14} {'wins':>20} {'forfeits':>8} {'latency':>8}  results"
+    lines = [header]
+    for row in rows:
+        results = ", ".join(f"{name} {wdl}" for name, wdl in row["results"].items())
+        wins = f"{row['wins']} {_percent(row['win_rate'])} {_interval(row['win_rate_ci95'], '%')}"
+        lines.append(
+            f"{row['rank']:>2} {row['name']:<16} {row['games']:>5} "
+            f"{_number(row['points'], '.6g'):>8} "
+            f"{_percent(row['score']) + ' ' + _interval(row['score_ci95'], '%'):>15} "
+            f"{_number(row['mean_rank'], '.2f') + ' ' + _interval(row['mean_rank_ci95']):>14} "
+            f"{wins:>20} {row['forfeits']:>8} {_ms(row['latency_mean']):>8}  {results}"
+        )
+    return "\n".join(lines)
+
+
+def _interval(bounds: list[float] | None, unit: str = "") -> str:
+    """`[0.50, 1.20]`, or in percent `[12, 48]`; "" where undefined."""
+    if bounds is None:
+        return ""
+    if unit == "%":
+        return f"[{100 * bounds[0]:.0f}, {100 * bounds[1]:.0f}]"
+    return f"[{bounds[0]:.2f}, {bounds[1]:.2f}]"
 
 
 def _score(row: dict[str, Any]) -> str:

@@ -21,6 +21,7 @@ from kibitz.match.engines import EngineLost, SessionPool
 from kibitz.match.game import FAILURES, GameTask, Rules, play_game
 from kibitz.match.record import Record
 from kibitz.match.schedule import encounters
+from kibitz.match.seats import SeatTally
 from kibitz.match.spec import EngineSpec, SprtSpec
 from kibitz.match.tally import Tally
 
@@ -40,6 +41,11 @@ class MatchSettings:
     concurrency: int = 1
     sprt: SprtSpec | None = None
     replay_failed: bool = False
+    seats: int = 2
+    """Players of the game: 2, or N > 2 for a match of N seats (as many engines, each game
+    played by all of them; `tasks` from `schedule.build_seated`)."""
+    seating: str = "rotations"
+    """With N seats: the seatings of a rotation set (`seats.seatings`)."""
 
     @property
     def names(self) -> list[str]:
@@ -49,7 +55,7 @@ class MatchSettings:
         """What must match for `--resume` to continue a record: the game, the engines, the
         rules and the schedule (a digest of every game's task)."""
         tasks = json.dumps([task.to_json() for task in self.tasks], sort_keys=True)
-        return {
+        identity = {
             "game": self.game,
             "engines": [spec.to_json() for spec in self.engines],
             "rules": self.rules.to_json(),
@@ -57,6 +63,9 @@ class MatchSettings:
             "games": len(self.tasks),
             "schedule": hashlib.sha256(tasks.encode()).hexdigest()[:16],
         }
+        if self.seats > 2:
+            identity.update(seats=self.seats, seating=self.seating)
+        return identity
 
 
 MoveListener = Callable[[list[str]], None]
@@ -104,7 +113,7 @@ class LocalBackend:
         await self.pool.close()
 
 
-Listener = Callable[[dict[str, Any], Tally], None]
+Listener = Callable[[dict[str, Any], Tally | SeatTally], None]
 """Called after every finished game with its record and the tally so far."""
 
 
@@ -126,7 +135,11 @@ class Match:
         self.move_listener: Callable[[GameTask, list[str]], None] | None = None
         """Called after every move of a game played here (not on Ray), with the game's
         moves so far, once the record's `running.json` has them."""
-        self.tally = Tally(settings.names, encounters(len(settings.engines), settings.tournament))
+        self.tally: Tally | SeatTally = (
+            SeatTally(settings.names)
+            if settings.seats > 2
+            else Tally(settings.names, encounters(len(settings.engines), settings.tournament))
+        )
         header = {"type": "match", "match": settings.identity()}
         self.record = Record(out, header, resume=resume) if out else None
         self.stopped: str | None = None
@@ -231,9 +244,14 @@ class Match:
             self.stop("SPRT: H0 accepted")
 
     def summary(self) -> dict[str, Any]:
-        """The summary so far: the head-to-head numbers for two engines, a table always."""
+        """The summary so far: the head-to-head numbers for two engines, a table always
+        (with N seats: points, ranks and win rates per engine)."""
         summary: dict[str, Any] = {"game": self.settings.game, "planned": self.total}
-        if len(self.settings.engines) == 2:
+        if self.settings.seats > 2:
+            summary["seats"] = self.settings.seats
+            summary["seating"] = self.settings.seating
+            summary["games"] = self.tally.games
+        elif len(self.settings.engines) == 2:
             summary.update(self.tally.head_to_head(self.settings.sprt))
         else:
             summary["tournament"] = self.settings.tournament

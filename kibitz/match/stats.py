@@ -201,3 +201,30 @@ def sprt_decision(value: float, spec: SprtSpec) -> str | None:
     if value <= spec.lower:
         return "H0"
     return None
+
+
+# ---------------------------------------------------------------------------- N seats
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion `successes / n` (95% by default); (0, 1)
+    without samples."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z / denominator * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
+    """The mean of per-game values and its interval `mean +- z sqrt(var / N)`, var being
+    their (population) variance: the trinomial estimate's interval for any per-game score."""
+    n = len(values)
+    if n == 0:
+        raise ValueError("no values")
+    mean = sum(values) / n
+    variance = sum((value - mean) ** 2 for value in values) / n
+    half = z * math.sqrt(variance / n)
+    return mean, mean - half, mean + half

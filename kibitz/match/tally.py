@@ -21,6 +21,35 @@ def points(record: dict[str, Any], engine: int) -> float:
     return 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
 
 
+class Timings:
+    """Per engine: its forfeits, and the sum and the maximum of its moves' latencies with
+    their count."""
+
+    def __init__(self, size: int) -> None:
+        self.forfeits = [0] * size
+        self.latency = [[0.0, 0.0, 0] for _ in range(size)]
+
+    def add(self, record: dict[str, Any]) -> None:
+        """Count one finished game's forfeit and move latencies."""
+        if record.get("forfeit_engine") is not None:
+            self.forfeits[record["forfeit_engine"]] += 1
+        for move in record["moves"]:
+            if "latency" in move:
+                stat = self.latency[record["players"][move["player"]]]
+                stat[0] += move["latency"]
+                stat[1] = max(stat[1], move["latency"])
+                stat[2] += 1
+
+    def row(self, engine: int) -> dict[str, Any]:
+        """`engine`'s forfeits, mean and maximum latency, as a table row has them."""
+        stat = self.latency[engine]
+        return {
+            "forfeits": self.forfeits[engine],
+            "latency_mean": _mean(stat),
+            "latency_max": stat[1] if stat[2] else None,
+        }
+
+
 class Tally:
     """W/D/L of every engine against every other, and the game pairs of each encounter."""
 
@@ -34,9 +63,7 @@ class Tally:
         """Per encounter (a, b): pairs in which a scored 0, 1/2, 1, 3/2, 2 points."""
         self._halves: dict[int, float] = {}
         self.games = 0
-        self.forfeits = [0] * size
-        self.latency = [[0.0, 0.0, 0] for _ in range(size)]
-        """Per engine: the sum and the maximum of its moves' latencies, and their count."""
+        self.timings = Timings(size)
 
     def add(self, record: dict[str, Any]) -> None:
         """Count one finished game."""
@@ -45,14 +72,7 @@ class Tally:
         for engine, other in ((a, b), (b, a)):
             score = points(record, engine)
             self.wdl[engine][other][(1.0, 0.5, 0.0).index(score)] += 1
-        if record.get("forfeit_engine") is not None:
-            self.forfeits[record["forfeit_engine"]] += 1
-        for move in record["moves"]:
-            if "latency" in move:
-                stat = self.latency[record["players"][move["player"]]]
-                stat[0] += move["latency"]
-                stat[1] = max(stat[1], move["latency"])
-                stat[2] += 1
+        self.timings.add(record)
         pair = record["pair"]
         if pair in self._halves:
             total = self._halves.pop(pair) + points(record, a)
@@ -127,9 +147,7 @@ class Tally:
                     "losses": losses,
                     "score": estimate.score if games else None,
                     **_elo(estimate),
-                    "forfeits": self.forfeits[engine],
-                    "latency_mean": _mean(self.latency[engine]),
-                    "latency_max": self.latency[engine][1] if self.latency[engine][2] else None,
+                    **self.timings.row(engine),
                     "results": {
                         self.names[other]: "-".join(map(str, self.wdl[engine][other]))
                         for other in range(len(self.names))

@@ -41,9 +41,8 @@ function stopWithError(error) {
 async function poll() {
   const match = await get("/api/match");
   games = new Map([...match.running, ...match.finished].map((game) => [game.id, { ...game, game: match.game }]));
-  const [first, second] = match.engines;
-  let status = `${match.game}: ${first} vs ${second}, ${match.played} of ${match.planned} games played`;
-  if (match.summary) status += ` (ended: ${match.summary.wins}-${match.summary.draws}-${match.summary.losses})`;
+  let status = `${match.game}: ${match.engines.join(" vs ")}, ${match.played} of ${match.planned} games played`;
+  if (match.summary) status += ` (ended: ${ending(match.summary)})`;
   $("match-status").textContent = status;
   $("match-games").innerHTML = [
     ...match.running.map((game) => item(game, `playing, ${game.moves.length - game.openingPlies} moves`, "running")),
@@ -53,9 +52,16 @@ async function poll() {
   if (current && current.moves.length !== shown.count) await show(current);
 }
 
+// How an ended match came out: wins-draws-losses of the first engine against the second, or
+// with N seats each engine's mean rank points, best first ("maxn 0.75, brs 0.50, ...").
+function ending(summary) {
+  if (!summary.seats || summary.seats <= 2) return `${summary.wins}-${summary.draws}-${summary.losses}`;
+  return summary.table.map((row) => `${row.name} ${row.score === null ? "-" : Number(row.score).toFixed(2)}`).join(", ");
+}
+
 function item(game, text, state) {
   const selected = shown && shown.id === game.id ? " selected" : "";
-  const players = `${escapeHtml(game.engines[0])} - ${escapeHtml(game.engines[1])}`;
+  const players = game.engines.map(escapeHtml).join(" - ");
   const id = Number(game.id);
   return `<li class="${state}${selected}" data-id="${id}"><button type="button">game ${id + 1}</button> ${players}: ${escapeHtml(text)}</li>`;
 }
