@@ -191,6 +191,10 @@ class ChineseCheckers(Game, HashKey, Evaluation, Playout, Presentation):
     name: ClassVar[str] = "chinese-checkers"
     title: ClassVar[str] = "Chinese checkers"
     players: ClassVar[int] = 3
+    bounded_sum: ClassVar[tuple[float, ...]] = (0.0, -1.0)
+    """Every finished game's returns add up to 0, none below -1 (the winner n - 1, everyone
+    else -1; 0 for all at the move cap): what `maxn`'s shallow pruning needs
+    (kibitz/engines/multi/common.py, `SumBounds`)."""
     default_position: ClassVar[str] = "3"
     default_engine: ClassVar[str] = "mcts"
     notation: ClassVar[str] = "chinese-checkers"

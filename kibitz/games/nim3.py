@@ -51,6 +51,10 @@ class Nim3(Nim):
     name: ClassVar[str] = "nim3"
     title: ClassVar[str] = "Three-player Nim"
     players: ClassVar[int] = PLAYERS
+    bounded_sum: ClassVar[tuple[float, ...]] = (0.0, -1.0, 1.0)
+    """Every finished game's returns add up to 0, none below -1 (the last taker +1, the next
+    player -1, the third 0): what `maxn`'s shallow pruning needs
+    (kibitz/engines/multi/common.py, `SumBounds`)."""
     default_position: ClassVar[str] = "3,4,5"
     default_engine: ClassVar[str] = "mcts"
     notation: ClassVar[str] = "nim3-heaps"

@@ -40,7 +40,7 @@ class SumBounds:
     game's returns add up to `total`, no player's return is below `least` and, where
     given, none above `greatest`. A game declares it with the class (or instance)
     attribute ``bounded_sum = (total, least)`` or ``(total, least, greatest)``: Chinese
-    checkers' would be ``(0.0, -1.0)`` (the winner n - 1, everyone else -1), three-player Nim's
+    checkers' is ``(0.0, -1.0)`` (the winner n - 1, everyone else -1), three-player Nim's
     ``(0.0, -1.0, 1.0)``."""
 
     total: float
