@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import astuple, dataclass
 from typing import ClassVar
 
-from kibitz.games.base import Move
+from kibitz.games.base import Game, Move
 from kibitz.games.csp.model import Model
 from kibitz.games.presentation import Diagram
 
@@ -315,6 +315,52 @@ class ConstraintProblem(Capability):
         """The move that gives `variable` the value `value`."""
 
 
+class HiddenInformation(Capability):
+    """A game of imperfect information (poker, blind tic-tac-toe: docs/games.md "Hidden
+    information"). Its objects are of two kinds, both read by `from_position`:
+
+    - a **full state** (`is_view()` False): everything, the hidden part included, as the
+      referee of a match keeps it and as a sampled world is; it plays as any game with
+      chance (the deal is a chance node), so perfect-information engines and CFR walk it;
+    - a **view** (`is_view()` True): what one player, the `observer()`, knows: their own
+      cards, the public actions, what has been revealed. A client sends a view, never the
+      hidden truth, and nothing an engine answers for a view may carry more than the view
+      holds. A view knows who is to move and the legal moves when its observer is to move;
+      it is never searched directly: engines search the worlds it `sample`s.
+
+    `view(player)` writes the view text of `player` (a full state: of any player; a view:
+    of its observer only); it is also the key of `player`'s information set."""
+
+    capability_name: ClassVar[str] = "hidden information (view(), sample())"
+
+    @abstractmethod
+    def is_view(self) -> bool:
+        """Whether this is one player's view rather than a full state."""
+
+    @abstractmethod
+    def observer(self) -> int:
+        """The player whose view this is (a full state: the player to move, or at a chance
+        node the next player to act)."""
+
+    @abstractmethod
+    def view(self, player: int) -> str:
+        """What `player` knows here, in the game's view notation (also the key of their
+        information set); ValueError where this object cannot know it (another player's
+        view of a view)."""
+
+    @abstractmethod
+    def sample(self, rng: random.Random) -> Game:
+        """A full state consistent with this view (itself copied, for a full state), drawn
+        by the game's documented weighting (the deals consistent with the view, uniformly,
+        unless the game says otherwise), with the view's actions played."""
+
+    def worlds(self) -> list[tuple[Game, float]] | None:
+        """Every full state consistent with this view with its probability under the same
+        weighting (summing to 1), where there are few enough to list (Kuhn poker's view has
+        two); None where there are too many."""
+        return None
+
+
 class Presentation(Capability):
     """A drawing of the position that a page draws and clicks without knowing the game
     (kibitz.games.presentation, docs/games.md "How a game presents itself")."""
@@ -332,6 +378,7 @@ CAPABILITIES: tuple[type[Capability], ...] = (
     HashKey,
     Puzzle,
     ConstraintProblem,
+    HiddenInformation,
     Evaluation,
     NoisyMoves,
     MoveOrdering,
