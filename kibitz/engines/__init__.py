@@ -18,6 +18,7 @@ from kibitz.engines.base import (
     Requirements,
     SearchContext,
 )
+from kibitz.engines.csp import CSP
 from kibitz.engines.expectimax import Expectimax
 from kibitz.engines.mcts import MCTS
 from kibitz.engines.multi import BestReply, MaxN, Paranoid
@@ -49,6 +50,7 @@ ENGINES.register(MCTS)
 ENGINES.register(Expectimax)
 ENGINES.register(IDAStar)
 ENGINES.register(AStar)
+ENGINES.register(CSP)
 ENGINES.register(MaxN)
 ENGINES.register(Paranoid)
 ENGINES.register(BestReply)
