@@ -1,8 +1,9 @@
 """`python -m benchmarks`: the service (round trips and load, benchmarks/load.py), Monte
 Carlo tree search (benchmarks/montecarlo.py), expectiminimax on Pig (benchmarks/expectimax.py),
 backgammon against GNU Backgammon (benchmarks/backgammon.py), chess next to Sunfish and
-Stockfish (benchmarks/chess.py), sliding puzzles (benchmarks/puzzles.py), then Connect Four
-solving.
+Stockfish (benchmarks/chess.py), sliding puzzles (benchmarks/puzzles.py), constraint
+satisfaction next to python-constraint2 and OR-Tools (benchmarks/csp.py), three players and
+more on Chinese checkers (benchmarks/multiplayer.py), then Connect Four solving.
 
 Everything runs under ``if __name__ == "__main__"``: the Connect Four peers start their child
 processes from a forkserver, which re-imports this module in every child.
@@ -28,8 +29,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "clients searching at once), Monte Carlo tree search next to OpenSpiel's (simulations "
         "per second, matches), expectiminimax next to OpenSpiel's on Pig, backgammon against "
         "GNU Backgammon (agreement, games, speed), chess next to Sunfish and Stockfish (nodes "
-        "per second, Win At Chess, matches), then Connect Four solving on Pons's test "
-        "sets next to easyAI and OpenSpiel (see benchmarks/README.md).",
+        "per second, Win At Chess, matches), sliding puzzles, constraint satisfaction next "
+        "to python-constraint2 and OR-Tools CP-SAT (sudoku sets, counting, zebra), three "
+        "players and more on Chinese checkers (depth, round robins, OpenSpiel's MCTS), then "
+        "Connect Four solving on Pons's test sets next to easyAI and OpenSpiel (see "
+        "benchmarks/README.md).",
     )
     parser.add_argument(
         "--quick", action="store_true", help="small samples and short caps: a smoke run"
@@ -112,6 +116,16 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="skip the sliding puzzles (Korf's 100 with IDA*, the 8-puzzle with A*)",
     )
     parser.add_argument(
+        "--no-csp",
+        action="store_true",
+        help="skip constraint satisfaction (sudoku sets, counting, zebra, ablation)",
+    )
+    parser.add_argument(
+        "--no-multiplayer",
+        action="store_true",
+        help="skip three players and more (Chinese checkers: depth, round robins, OpenSpiel)",
+    )
+    parser.add_argument(
         "--chess-pairs",
         type=argtypes.positive_int,
         metavar="N",
@@ -158,6 +172,16 @@ def main(argv: list[str]) -> None:
         from benchmarks import puzzles
 
         puzzles.run(quick=args.quick)
+        print()
+    if not args.no_csp:
+        from benchmarks import csp
+
+        csp.run(quick=args.quick)
+        print()
+    if not args.no_multiplayer:
+        from benchmarks import multiplayer
+
+        multiplayer.run(quick=args.quick)
         print()
     if not args.no_connect4:
         from benchmarks import connect4
