@@ -283,3 +283,19 @@ def test_a_puzzles_solution_is_found_and_played_on_the_board(page):
     page.wait_for_selector("#status[data-over='yes']")
     assert page.locator("#moves .move").all_inner_texts() == ["L", "U"]
     assert page.input_value("#position-text") == "0,1,2,3,4,5,6,7,8"
+
+
+def test_a_sudoku_is_drawn_solved_and_filled_in_on_the_board(page):
+    pick(page, "sudoku")
+    load(page, "12.4341.2143432.")  # a 4x4 grid, three cells to fill
+    cells = page.eval_on_selector_all("#board .place", "places => places.length")
+    assert cells == 16
+    page.check("#solve")
+    analyse(page, "infinite")
+    page.wait_for_selector("#analysis-panel[data-state='done']")
+    assert page.inner_text("#stat-score") == "solved in 3 assignments"
+    assert sorted(page.inner_text("#pv").split()) == ["r1c3=3", "r2c4=2", "r4c4=1"]
+    page.click("#play-line")  # the grid filled in, a digit at a time
+    wait_for_plies(page, 3)
+    page.wait_for_selector("#status[data-over='yes']")
+    assert page.input_value("#position-text") == "1234341221434321"
