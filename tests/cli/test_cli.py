@@ -322,3 +322,22 @@ def test_analyse_solves_an_eight_puzzle_optimally(address):
     assert len(last_iteration[0].split(" pv ")[1].split()) == 20  # the whole solution
     solved = run.stdout.split("solved:\n", 1)[1].split()
     assert solved == [".", "1", "2", "3", "4", "5", "6", "7", "8"]  # the goal, blank first
+
+
+def test_play_a_sudoku_alone_with_a_hint(address):
+    run = kibitz(
+        address, "play", "sudoku", "12.4341.2143432.", stdin="hint\nr1c3=3\nr2c4=2\nr4c4=1\n"
+    )
+    assert run.returncode == 0, run.stderr
+    hint = run.stdout.split("hint: ", 1)[1].splitlines()[0]  # after the prompt
+    assert hint.split()[0] in ("r1c3=3", "r2c4=2", "r4c4=1")
+    assert hint.endswith("(solved in 3 assignments)")
+    assert run.stdout.rstrip().endswith("game over: solved")
+
+
+def test_analyse_solves_a_sudoku_and_prints_the_grid(address):
+    run = kibitz(address, "analyse", "sudoku", "12.4341.2143432.", "--solve")
+    assert run.returncode == 0, run.stderr
+    assert "solved in 3 assignments" in run.stdout
+    grid = run.stdout.split("solved:\n", 1)[1]
+    assert [char for char in grid if char.isdigit()] == list("1234341221434321")
