@@ -91,7 +91,11 @@ def score_value(score: Score) -> float | None:
     """A score as one number from the first player's point of view, for the evaluation
     graph: heuristic values in units (centi / 100, or the expected value), a proven win
     +1000 (a loss -1000, a draw 0). None where the first player's view is undefined, and for
-    a bound on a result (">= draw" is no value)."""
+    a bound on a result (">= draw" is no value). A game of three players or more: the first
+    player's own value (`player_values[0]`, in the game's units of returns), whoever moves."""
+    if score.player_values:
+        first_value = score.player_values[0]
+        return first_value if math.isfinite(first_value) else None
     try:
         first = score.for_player(0)
     except ValueError:
@@ -104,7 +108,10 @@ def score_value(score: Score) -> float | None:
 
 def first_player_plies(score: Score) -> int | None:
     """A proven win or loss as plies to the end, positive when the first player wins (a
-    record's `RecordNode.eval_plies`); None for anything else."""
+    record's `RecordNode.eval_plies`); None for anything else, and for a score of three
+    players or more that is not the first player's own (no other player's win is its loss)."""
+    if score.player_values and score.player != 0:
+        return None
     try:
         first = score.for_player(0)
     except ValueError:

@@ -35,6 +35,7 @@ def match_state(directory: Path) -> dict[str, Any]:
             {
                 **_game(game, [move["move"] for move in game["moves"]]),
                 "result": game["result"],
+                "returns": game.get("returns", []),
                 "reason": game["reason"],
                 "counted": game.get("counted", True),
             }

@@ -33,8 +33,13 @@ const number = (value) => {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e4 ? `${(n / 1e3).toFixed(1)}k` : String(n);
 };
 
+// The score as the server words it, from the side to move's point of view; with three
+// players and more every player's value after it, as the root moves' P1..Pn columns show
+// them ("+0.00 (P1 -1.00, P2 0.00, P3 1.00)").
 function showScore(element, score) {
-  element.textContent = score ? score.text : "-";
+  const values = (score && score.playerValues) || [];
+  const each = values.map((value, player) => `P${player + 1} ${Number(value).toFixed(2)}`).join(", ");
+  element.textContent = score ? (values.length ? `${score.text} (${each})` : score.text) : "-";
   element.classList.toggle("proven", Boolean(score && score.proven));
 }
 
@@ -88,9 +93,13 @@ function rootMoves(all) {
   if (prior) head.push("prior");
   const gammons = hasChances(all); // backgammon: W, W(g), W(bg), L, L(g), L(bg)
   if (gammons) head.push(...CHANCE_HEADS);
+  // three players and more: every player's value (Score.player_values), a column each
+  const players = Math.max(0, ...all.map((move) => (move.score.playerValues || []).length));
+  for (let player = 1; player <= players; player++) head.push(`P${player}`);
   head.push("line");
   const percent = (value) => (value === undefined ? "" : `${(Number(value) * 100).toFixed(1)}%`);
-  $("root-moves").querySelector("thead").innerHTML = `<tr>${head.map((name) => `<th scope="col">${name}</th>`).join("")}</tr>`;
+  const title = (name) => (/^P[0-9]+$/.test(name) ? ` title="${escapeHtml(app.playerName(Number(name.slice(1)) - 1))}"` : "");
+  $("root-moves").querySelector("thead").innerHTML = `<tr>${head.map((name) => `<th scope="col"${title(name)}>${name}</th>`).join("")}</tr>`;
   // Each move is a button (Tab, Enter) that plays it; the table is redrawn with every report,
   // so the focus goes back to the same move's button.
   const active = document.activeElement;
@@ -110,6 +119,10 @@ function rootMoves(all) {
       }
       if (prior) cells.push(`<td>${percent(move.prior)}</td>`);
       if (gammons) cells.push(...chanceCells(score));
+      for (let player = 0; player < players; player++) {
+        const value = (score.playerValues || [])[player];
+        cells.push(`<td class="player-value">${value === undefined ? "" : Number(value).toFixed(2)}</td>`);
+      }
       cells.push(`<td class="line">${escapeHtml((move.pvLabels || []).join(" "))}</td>`);
       return `<tr data-move="${escapeHtml(move.move)}">${cells.join("")}</tr>`;
     })

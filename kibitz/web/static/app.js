@@ -7,7 +7,7 @@ import { resetSelection } from "./boards.js";
 import { drawBoard } from "./checkers.js";
 import { closeAll, closeOnLeave, enginesFor, fillEngineSelect, optionsForm } from "./engines.js";
 import { drawGraph } from "./graph.js";
-import { fillSelect } from "./html.js";
+import { escapeHtml, fillSelect } from "./html.js";
 import { initAnalysis } from "./analysis.js";
 import { initMatch } from "./match.js";
 import { notePosition } from "./notes.js";
@@ -32,6 +32,7 @@ export const app = {
   mode: "analyse",
   locked: false, // a game is running: the line may not be edited
   humanTurn: () => true, // set by play.js while a game runs
+  yourSeats: () => [], // the seats you play in the running game (play.js)
   readOptions: () => ({}),
   listeners: [], // called after every change of position
   stoppers: [], // stop analysis, games: called before the game changes
@@ -71,6 +72,13 @@ export const app = {
     node.plies = score.firstPlayerPlies;
   },
 
+  // The board's number of players: its diagram's colours where it has them (one per player:
+  // Chinese checkers' position "4" has four, whatever the game's default), else the game's.
+  get players() {
+    const colors = this.position?.diagram?.colors || [];
+    return colors.length || this.game?.players || 0;
+  },
+
   playerName(index) {
     const names = this.game?.playerNames || [];
     return names[index] || `player ${index + 1}`;
@@ -87,9 +95,10 @@ export const app = {
 };
 
 // Who won a finished game (`over`: the server's GameOver) in plain words: "White wins",
-// "draw", or for `you` (the player you are) "you won" / "you lost"; the server's reason
-// follows in parentheses where it says more.
-export function outcomeText(over, you) {
+// "draw", or for `you` (the seats you play, play.js) "you won" / "you lost" where you play
+// one seat of two; with three players and more the winners by name, "(you)" beside yours.
+// The server's reason follows in parentheses where it says more.
+export function outcomeText(over, you = []) {
   const returns = (over.returns || []).map(Number);
   const reason = over.reason || "";
   if (!returns.length) return reason;
@@ -97,11 +106,53 @@ export function outcomeText(over, you) {
   const drawn = returns.every((value) => value === returns[0]);
   if (drawn) return reason.toLowerCase().startsWith("draw") ? reason : `draw (${reason})`;
   let outcome;
-  if (you !== undefined) outcome = returns[you] === best ? "you won" : "you lost";
-  else outcome = `${app.playerName(returns.indexOf(best))} wins`;
+  if (returns.length === 2 && you.length === 1) outcome = returns[you[0]] === best ? "you won" : "you lost";
+  else {
+    const winners = returns.flatMap((value, player) => (value === best ? [seatName(player, you)] : []));
+    outcome = `${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}`;
+  }
   if (!reason) return outcome;
   if (reason.toLowerCase().includes(outcome.toLowerCase())) return reason; // "checkmate, White wins"
   return `${outcome} (${reason})`;
+}
+
+// A player's name, "(you)" after it where it is one of the seats `you` play.
+export function seatName(player, you = []) {
+  return you.includes(player) ? `${app.playerName(player)} (you)` : app.playerName(player);
+}
+
+// A game's returns as a ranking, best first: each player's place (1 + the players with a
+// greater return: level players share a place), name and return.
+export function ranking(returns) {
+  const values = returns.map(Number);
+  return values
+    .map((value, player) => ({ player, value, place: 1 + values.filter((other) => other > value).length }))
+    .sort((a, b) => a.place - b.place || a.player - b.player);
+}
+
+export const signed = (value) => (value > 0 ? `+${Number(value.toFixed(2))}` : String(Number(value.toFixed(2))));
+
+// A player's colour on the board (the diagram's) as a swatch before a name, "" where the
+// game draws none: its colour is set by paintSwatches (the page's policy takes no inline
+// style in markup).
+export function swatch(player) {
+  const color = (app.position?.diagram?.colors || [])[player];
+  return color ? `<span class="swatch" data-color="${escapeHtml(color)}" aria-hidden="true"></span>` : "";
+}
+
+export function paintSwatches(container) {
+  for (const element of container.querySelectorAll(".swatch[data-color]")) element.style.background = element.dataset.color;
+}
+
+// A finished game of three players or more: its ranking, a row per player, under the status.
+function showResults(over, you) {
+  const table = $("results");
+  const rows = over && (over.returns || []).length > 2 ? ranking(over.returns) : [];
+  table.hidden = !rows.length;
+  table.querySelector("tbody").innerHTML = rows
+    .map((row) => `<tr data-player="${row.player}"><td>${row.place}</td><td>${swatch(row.player)}${escapeHtml(seatName(row.player, you))}</td><td>${signed(row.value)}</td></tr>`)
+    .join("");
+  paintSwatches(table);
 }
 
 // ------------------------------------------------------------------ errors
@@ -167,10 +218,12 @@ export function render() {
   $("main").dataset.version = String(app.version);
   $("position-text").value = position.position;
   let status;
-  if (over) status = `game over: ${outcomeText(over)}`;
+  const you = app.players > 2 ? app.yourSeats() : []; // two players: the board's words alone
+  if (over) status = `game over: ${outcomeText(over, you)}`;
   else if (position.toMove === -1) status = "chance: roll the dice";
-  else status = `${app.playerName(position.toMove)} to move`;
+  else status = `${seatName(position.toMove, you)} to move`;
   $("status").textContent = status;
+  showResults(over, you);
   $("status").dataset.over = over ? "yes" : "no";
   const labels = position.legalMoveLabels || [];
   fillSelect($("legal"), position.legalMoves.map((move, i) => ({ value: move, text: labels[i] || move })));

@@ -41,7 +41,7 @@ export function firstPlayerShare(score, players) {
 }
 
 export function showEvalBar(score) {
-  const share = firstPlayerShare(score, app.game?.players);
+  const share = firstPlayerShare(score, app.players);
   if (share === null) return hideEvalBar();
   const bar = $("eval-bar");
   const percent = Math.round(share * 1000) / 10;

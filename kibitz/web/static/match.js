@@ -3,7 +3,7 @@
 // board, and a game being played follows its moves there.
 
 import { get } from "./api.js";
-import { $, app, pickGame, showError, showLine } from "./app.js";
+import { $, app, pickGame, ranking, showError, showLine, signed } from "./app.js";
 import { escapeHtml } from "./html.js";
 
 const POLL_MS = 1000;
@@ -46,7 +46,7 @@ async function poll() {
   $("match-status").textContent = status;
   $("match-games").innerHTML = [
     ...match.running.map((game) => item(game, `playing, ${game.moves.length - game.openingPlies} moves`, "running")),
-    ...match.finished.slice().reverse().map((game) => item(game, `${game.result} (${game.reason})`, "finished")),
+    ...match.finished.slice().reverse().map((game) => item(game, `${outcome(game)} (${game.reason})`, "finished")),
   ].join("");
   const current = shown && games.get(shown.id);
   if (current && current.moves.length !== shown.count) await show(current);
@@ -57,6 +57,13 @@ async function poll() {
 function ending(summary) {
   if (!summary.seats || summary.seats <= 2) return `${summary.wins}-${summary.draws}-${summary.losses}`;
   return summary.table.map((row) => `${row.name} ${row.score === null ? "-" : Number(row.score).toFixed(2)}`).join(", ");
+}
+
+// How a finished game came out: its result ("1-0"), or with N seats the engines by place
+// with their returns ("1. brs +1, 2. maxn 0, 3. paranoid -1").
+function outcome(game) {
+  if (!game.returns || game.returns.length <= 2) return game.result;
+  return ranking(game.returns).map((row) => `${row.place}. ${game.engines[row.player]} ${signed(row.value)}`).join(", ");
 }
 
 function item(game, text, state) {

@@ -1,10 +1,11 @@
-// Games from the board's position on: you against an engine (a move time or a clock), and
+// Games from the board's position on: you against an engine (a move time or a clock; with
+// three players and more you take one seat or several, the engine the others), and
 // engine against engine (each on a server of its own, watched live); a finished game is
 // downloadable in its game's record format, as the server writes it.
 
 import { $, app, outcomeText, playMove, randomOutcome, render, showError } from "./app.js";
 import { closeSession, enginesFor, fillEngineSelect, search, stopSearch } from "./engines.js";
-import { fillSelect } from "./html.js";
+import { escapeHtml, fillSelect } from "./html.js";
 import { downloadRecord, exportBody } from "./records.js";
 
 // ------------------------------------------------------------------ shared
@@ -46,9 +47,14 @@ async function download(players) {
   await downloadRecord(exportBody(players, true));
 }
 
-// ------------------------------------------------------------------ you against an engine
+// ------------------------------------------------------------------ you against the engines
+
+// You take one seat or several (three players and more), the engine every other seat: one
+// session plays them all, each search from the board's position for the player to move.
 
 const playPanel = () => $("play-panel");
+const seatCount = () => Math.max(1, app.players);
+const yours = (player) => Boolean(game && game.seats.includes(player));
 
 function setPlayState(state, text) {
   playPanel().dataset.state = state;
@@ -58,6 +64,32 @@ function setPlayState(state, text) {
   $("play-download").disabled = !game || state === "human" || state === "engine";
 }
 
+// The seat pickers of the board's game and number of players: two players pick first or
+// second (the select), three and more a checkbox per player, the first one ticked; made
+// again only when the game or its number of players changes (a position loaded).
+let seatsFor = "";
+
+function syncSeats() {
+  const key = `${app.game.name}/${seatCount()}`;
+  if (key === seatsFor) return;
+  seatsFor = key;
+  const many = seatCount() > 2;
+  $("play-side-box").hidden = many;
+  $("play-seats").hidden = !many;
+  $("play-seats-boxes").innerHTML = many
+    ? Array.from({ length: seatCount() }, (_, player) => `<label><input type="checkbox" value="${player}"${player === 0 ? " checked" : ""}> ${escapeHtml(app.playerName(player))}</label>`).join("")
+    : "";
+  $("clocks").innerHTML = Array.from({ length: seatCount() }, (_, player) => `<span id="clock-${player}" class="clock"></span>`).join("");
+}
+
+// The seats you asked for: the select's one with two players, else the boxes ticked.
+function pickedSeats() {
+  if (seatCount() <= 2) return [Number($("play-side").value)];
+  const seats = [...$("play-seats").querySelectorAll("input:checked")].map((box) => Number(box.value));
+  if (!seats.length) throw new Error("pick your seats: tick at least one player");
+  return seats;
+}
+
 function clockText(ms) {
   const seconds = Math.max(0, ms) / 1000;
   const minutes = Math.floor(seconds / 60);
@@ -65,8 +97,8 @@ function clockText(ms) {
 }
 
 function showClocks() {
-  for (const player of [0, 1]) {
-    const element = $(`clock-${player}`);
+  for (const element of $("clocks").children) {
+    const player = Number(element.id.slice("clock-".length));
     if (!game || !game.clock) {
       element.textContent = "";
       continue;
@@ -100,7 +132,7 @@ function engineLimits() {
   return {
     clock: {
       timeLeftMs: game.clock.left.map((ms) => String(Math.max(1, Math.round(ms)))),
-      incrementMs: [game.clock.increment, game.clock.increment].map(String),
+      incrementMs: game.clock.left.map(() => String(game.clock.increment)),
     },
   };
 }
@@ -118,31 +150,34 @@ function finish(text) {
 async function turn() {
   if (!game || game.kind !== "play" || game.over || game.thinking) return;
   const position = app.position;
-  if (position.toMove !== game.you) punchClock(game.you); // you moved
+  const running = game.clock && game.clock.running;
+  if (yours(running) && running !== position.toMove) punchClock(running); // you moved
   if (position.gameOver) {
-    finish(`game over: ${outcomeText(position.gameOver, game.you)}`);
+    finish(`game over: ${outcomeText(position.gameOver, game.seats)}`);
     return;
   }
   if (position.toMove === -1) {
     await playMove(randomOutcome(position));
     return;
   }
-  if (position.toMove === game.you) {
-    startClock(game.you);
-    setPlayState("human", `your move (${app.playerName(game.you)})`);
+  const mover = position.toMove;
+  if (yours(mover)) {
+    startClock(mover);
+    setPlayState("human", `your move (${app.playerName(mover)})`);
     render();
     return;
   }
-  setPlayState("engine", `${game.players[1 - game.you]} is thinking…`);
-  startClock(1 - game.you);
+  const name = game.players[mover];
+  setPlayState("engine", seatCount() > 2 ? `${name} (${app.playerName(mover)}) is thinking…` : `${name} is thinking…`);
+  startClock(mover);
   game.thinking = true;
   try {
     const result = await engineMove("play", game.choice, engineLimits(), () => {});
-    punchClock(1 - game.you);
+    punchClock(mover);
     game.thinking = false;
-    if (game.clock && game.clock.left[1 - game.you] <= 0) finish(`${game.players[1 - game.you]} lost on time`);
+    if (game.clock && game.clock.left[mover] <= 0) finish(`${name} lost on time`);
     else if (result) {
-      $("play-last").textContent = playedText("engine", 1 - game.you, result);
+      $("play-last").textContent = playedText("engine", mover, result);
       await turn();
     }
   } catch (error) {
@@ -155,27 +190,32 @@ async function turn() {
 }
 
 async function startGame() {
-  const you = Number($("play-side").value);
+  const seats = pickedSeats();
   const choice = app.engineChoice();
   const clock =
     $("play-limit").value === "clock"
-      ? { left: [0, 1].map(() => Number($("play-minutes").value) * 60000), increment: Math.round(Number($("play-increment").value) * 1000), running: null, since: 0 }
+      ? {
+          left: Array.from({ length: seatCount() }, () => Number($("play-minutes").value) * 60000),
+          increment: Math.round(Number($("play-increment").value) * 1000),
+          running: null,
+          since: 0,
+        }
       : null;
   const engineName = `${choice.engine} (${app.servers[app.server].address})`;
   game = {
     kind: "play",
-    you,
+    seats,
     choice,
     clock,
     moveTimeMs: Math.round(Number($("play-movetime").value) * 1000),
-    players: you === 0 ? ["you", engineName] : [engineName, "you"],
+    players: Array.from({ length: seatCount() }, (_, player) => (seats.includes(player) ? "you" : engineName)),
     thinking: false,
     over: false,
     stopped: false,
   };
   $("play-last").textContent = "";
   // Playing second in a two-player game: the board is drawn from your side (flip turns it back)
-  if (app.game.players === 2) app.flipped = you === 1;
+  if (seatCount() === 2) app.flipped = seats[0] === 1;
   game.ticker = clock ? setInterval(tick, 100) : null;
   lock(true);
   await turn();
@@ -185,9 +225,9 @@ async function startGame() {
 function tick() {
   showClocks();
   const clock = game && game.clock;
-  if (!clock || clock.running !== game.you) return;
-  if (clock.left[game.you] - (performance.now() - clock.since) <= 0) {
-    finish(`${app.playerName(game.you)} (you) lost on time`);
+  if (!clock || !yours(clock.running)) return;
+  if (clock.left[clock.running] - (performance.now() - clock.since) <= 0) {
+    finish(`${app.playerName(clock.running)} (you) lost on time`);
   }
 }
 
@@ -198,9 +238,9 @@ async function stopGame() {
   if (game.kind === "play") await stopSearch("play").catch(() => {});
 }
 
-
 export function initPlay() {
-  app.humanTurn = () => Boolean(game && game.kind === "play" && !game.thinking && app.position.toMove === game.you);
+  app.humanTurn = () => Boolean(game && game.kind === "play" && !game.thinking && yours(app.position.toMove));
+  app.yourSeats = () => (game && game.kind === "play" ? game.seats : []);
   $("play-limit").onchange = () => {
     const clock = $("play-limit").value === "clock";
     $("play-clock-box").hidden = !clock;
@@ -210,6 +250,7 @@ export function initPlay() {
   $("play-resign").onclick = () => stopGame().catch(showError);
   $("play-download").onclick = () => download(game.players).catch(showError);
   app.listeners.push(() => {
+    syncSeats();
     if (game && game.kind === "play" && app.mode !== "play") stopGame();
     else turn().catch(showError);
   });
@@ -235,13 +276,44 @@ function setWatchState(state, text) {
   $("watch-download").disabled = !game || game.kind !== "watch" || state === "running";
 }
 
+// A row per seat: its server and its engine, named "first", "second", ... (each seat on the
+// next server, round the servers); one server: no server to pick. Made again only when the
+// game or its number of players changes.
+const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
+let watchSeats = 2; // the seats of the rows
+let sidesFor = "";
+
+function syncWatchSides() {
+  const key = `${app.game.name}/${seatCount()}`;
+  if (key === sidesFor) return Promise.resolve();
+  sidesFor = key;
+  watchSeats = seatCount();
+  const servers = app.servers.map((server) => ({ value: server.index, text: server.address }));
+  $("watch-sides").innerHTML = Array.from({ length: watchSeats }, (_, side) => {
+    const name = ORDINALS[side] || `player ${side + 1}`;
+    return `<div class="side-pick"><span>${name}</span>
+      <select id="watch-server-${side}" aria-label="${name} player's server"></select>
+      <select id="watch-engine-${side}" aria-label="${name} player's engine"></select></div>`;
+  }).join("");
+  for (let side = 0; side < watchSeats; side++) {
+    const select = $(`watch-server-${side}`);
+    fillSelect(select, servers);
+    select.value = String(app.servers[side % app.servers.length].index);
+    select.hidden = servers.length < 2; // one server: nothing to pick
+    select.onchange = () => fillWatchEngines(side).catch(showError);
+  }
+  return Promise.all(Array.from({ length: watchSeats }, (_, side) => fillWatchEngines(side)));
+}
+
 async function fillWatchEngines(side) {
   const server = Number($(`watch-server-${side}`).value);
   fillEngineSelect($(`watch-engine-${side}`), await enginesFor(server, app.game));
 }
 
+const watchPurposes = () => Array.from({ length: watchSeats }, (_, side) => `watch${side}`);
+
 async function watch() {
-  const sides = [0, 1].map((side) => ({
+  const sides = Array.from({ length: watchSeats }, (_, side) => ({
     server: Number($(`watch-server-${side}`).value),
     game: app.game.name,
     engine: $(`watch-engine-${side}`).value,
@@ -288,29 +360,22 @@ async function watch() {
 async function stopWatch() {
   if (!game || game.kind !== "watch" || game.over) return;
   game.stopped = true;
-  await Promise.all([stopSearch("watch0"), stopSearch("watch1")]).catch(() => {});
+  await Promise.all(watchPurposes().map(stopSearch)).catch(() => {});
 }
 
 export function initWatch() {
-  const servers = app.servers.map((server) => ({ value: server.index, text: server.address }));
-  for (const side of [0, 1]) {
-    fillSelect($(`watch-server-${side}`), servers);
-    $(`watch-server-${side}`).hidden = servers.length < 2; // one server: nothing to pick
-    $(`watch-server-${side}`).onchange = () => fillWatchEngines(side).catch(showError);
-  }
-  if (app.servers.length > 1) $("watch-server-1").value = String(app.servers[1].index);
   $("watch-start").onclick = () => watch().catch(showError);
   $("watch-stop").onclick = () => stopWatch().catch(showError);
   $("watch-download").onclick = () => download(game.players).catch(showError);
   app.listeners.push(() => {
+    syncWatchSides().catch(showError);
     if (game && game.kind === "watch" && app.mode !== "watch") stopWatch();
   });
   app.stoppers.push(async () => {
     await stopWatch();
-    await Promise.all([closeSession("watch0"), closeSession("watch1")]);
+    await Promise.all(watchPurposes().map(closeSession));
     if (game && game.kind === "watch") game = null;
     setWatchState("idle", "");
   });
-  app.gameHooks.push(() => Promise.all([fillWatchEngines(0), fillWatchEngines(1)]));
   setWatchState("idle", "");
 }

@@ -73,5 +73,5 @@ export function initRecords() {
   $("import-cancel").onclick = () => showImport(false);
   $("import-load").onclick = guarded(() => importRecord($("import-text").value));
   $("import-file").onchange = guarded(importFile);
-  $("export-tree").onclick = guarded(() => downloadRecord(exportBody(["", ""], false)));
+  $("export-tree").onclick = guarded(() => downloadRecord(exportBody(Array.from({ length: Math.max(2, app.players) }, () => ""), false)));
 }
