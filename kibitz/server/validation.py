@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -39,14 +40,23 @@ def limit_ranges(default_move_time_ms: int, time_cap: float) -> pb.LimitRanges:
     )
 
 
+def known(kind: str, names: Iterable[str], asked: str = "") -> str:
+    """Where to find the names of a `kind` ("game", "engine"): the ones closest to `asked`
+    (a typo's likely meaning), and the command that lists them all (the whole list would
+    make a message too long to read)."""
+    names = sorted(names)
+    close = difflib.get_close_matches(asked.lower(), names, n=3) if asked else []
+    guess = f"did you mean {' or '.join(close)}? " if close else ""
+    return f"{guess}(`kibitz {kind}s` lists all {len(names)})"
+
+
 def game_named(name: str) -> type[Game]:
     if not name:
-        raise invalid(f"no game given; known games: {', '.join(sorted(GAMES))}")
+        raise invalid(f"no game given {known('game', GAMES)}")
     game = GAMES.get(name.lower())
     if game is None:
         raise ServiceError(
-            grpc.StatusCode.NOT_FOUND,
-            f"unknown game {quoted(name)}; known games: {', '.join(sorted(GAMES))}",
+            grpc.StatusCode.NOT_FOUND, f"unknown game {quoted(name)}; {known('game', GAMES, name)}"
         )
     return game
 
@@ -62,7 +72,7 @@ def engine_for(name: str, game: type[Game]) -> type[Engine]:
     if engine is None:
         raise ServiceError(
             grpc.StatusCode.NOT_FOUND,
-            f"unknown engine {quoted(name)}; known engines: {', '.join(sorted(ENGINES))}",
+            f"unknown engine {quoted(name)}; {known('engine', ENGINES, name)}",
         )
     unmet = engine.requires.unmet(game)
     if unmet:

@@ -144,6 +144,9 @@ def test_bad_input_is_one_clear_line(address):
     assert "move 3" in run.stderr and "Traceback" not in run.stderr
     run = kibitz(address, "analyse", "go", "--depth", "2")
     assert run.returncode == 1 and "unknown game 'go'" in run.stderr
+    assert "`kibitz games` lists all" in run.stderr
+    run = kibitz(address, "analyse", "sudoko", "--depth", "2")  # a typo: the likely game named
+    assert run.returncode == 1 and "unknown game 'sudoko'; did you mean sudoku?" in run.stderr
 
 
 def test_no_server_says_how_to_start_one():
