@@ -7,6 +7,7 @@ answer's shape (line, score, bound, stats)."""
 
 from __future__ import annotations
 
+import random
 import threading
 from collections.abc import Callable, Sequence
 from itertools import product
@@ -17,6 +18,8 @@ from fakes import FakeClock
 
 from kibitz.engines import ENGINES, Info, Limits, OptionError, SearchContext
 from kibitz.engines.csp import CSP
+from kibitz.engines.csp.network import network_of, values_of
+from kibitz.engines.csp.search import Search, Settings
 from kibitz.games import GAMES, Move
 from kibitz.games.csp.game import ConstraintGame
 from kibitz.games.csp.model import (
@@ -313,6 +316,7 @@ def test_a_cut_branch_and_bound_answers_its_best_with_a_bound() -> None:
 
 NODES = {
     "plain": ({"VariableOrder": "static", "ValueOrder": "static", "Propagation": "none"}, 877),
+    "plain-mrv": ({"VariableOrder": "mrv", "ValueOrder": "static", "Propagation": "none"}, 573),
     "forward": ({"VariableOrder": "static", "ValueOrder": "static", "Propagation": "forward"}, 89),
     "mrv": ({"VariableOrder": "mrv", "ValueOrder": "static", "Propagation": "forward"}, 76),
     "mac": ({"VariableOrder": "mrv", "ValueOrder": "static", "Propagation": "mac"}, 16),
@@ -320,7 +324,8 @@ NODES = {
     "lcv": ({}, 11),
 }
 """Eight queens: options added one at a time (without AC-3), and the nodes to the first
-solution (the root counted, and every assignment tried)."""
+solution (the root counted, and every assignment tried); "plain-mrv" adds MRV to plain
+backtracking, where it counts the values consistent with the fixed variables."""
 
 
 @pytest.mark.parametrize("label", NODES)
@@ -332,7 +337,49 @@ def test_exact_node_counts_shrink_as_options_are_added(label) -> None:
     assert result.nodes == nodes
     counted, _ = solve(state, Preprocess="none", CountSolutions=True, **options)
     assert counted.stats["solutions"] == 92
-    assert counted.nodes == {877: 15721, 89: 1725, 76: 1361}.get(nodes, 409)
+    assert counted.nodes == {877: 15721, 573: 10153, 89: 1725, 76: 1361}.get(nodes, 409)
+
+
+def legal_values(search: Search) -> list[set[int]]:
+    """`Search.legal` of each unfixed variable, as sets."""
+    legal = zip(search.legal(), search.fixed, strict=True)
+    return [set(values_of(mask)) for mask, done in legal if not done]
+
+
+def test_mrv_without_propagation_counts_the_values_the_fixed_variables_leave() -> None:
+    """Under `none` no domain shrinks, so MRV counts `Search.legal`: checked against the
+    model's own `consistent` (every hard constraint on the variable, with the value added)
+    on partial assignments drawn at random (seeded) over every kind of constraint; and the
+    cryptarithm's last letter, where the sum leaves one digit."""
+    rng = random.Random(32)
+    settings = Settings("mrv", "static", "none", "none", count=False)
+    for model in (australia(), queens(6), sudoku4(), two_two_four(), triples()):
+        hard = [constraint for constraint in model.constraints if not constraint.cost]
+        for _ in range(20):
+            share = rng.random()
+            givens: list[int | None] = [None] * len(model.domains)
+            for variable, domain in enumerate(model.domains):  # each given keeps them consistent
+                if rng.random() < share:
+                    givens[variable] = rng.choice(domain)
+                    if model.violated(givens) is not None:
+                        givens[variable] = None
+            search = Search(network_of(model), settings, lambda search: None)
+            assert search.start(givens)
+            expected = []
+            for variable, given in enumerate(givens):
+                if given is None:
+                    on = [constraint for constraint in hard if variable in constraint.scope]
+                    kept = set()
+                    for value in model.domains[variable]:
+                        givens[variable] = value
+                        if all(constraint.consistent(givens) for constraint in on):
+                            kept.add(value)
+                    givens[variable] = None
+                    expected.append(kept)
+            assert legal_values(search) == expected
+    search = Search(network_of(two_two_four()), settings, lambda search: None)
+    assert search.start([7, 3, 4, 1, 6, None])  # TWO + TWO = FOUR: 734 + 734 = 1468
+    assert legal_values(search) == [{8}]
 
 
 def test_counters_on_a_fixed_search() -> None:
@@ -474,8 +521,10 @@ BOXES = [(r, c) for r in (0, 3, 6) for c in (0, 3, 6)]
         (EULER_1, {}, 1),  # propagation at the root solves it
         (EULER_1, {"Propagation": "forward", "Preprocess": "none"}, 50),
         (EULER_1, {"Propagation": "none", "Preprocess": "none", "VariableOrder": "static"}, 1419),
+        (EULER_1, {"Propagation": "none", "Preprocess": "none", "VariableOrder": "mrv"}, 50),
         (HARDEST, {}, 1),
         (HARDEST, {"Propagation": "forward", "Preprocess": "none"}, 2401),
+        (HARDEST, {"Propagation": "none", "Preprocess": "none", "VariableOrder": "mrv"}, 3823),
     ],
 )
 def test_sudoku_node_counts(position, options, nodes) -> None:

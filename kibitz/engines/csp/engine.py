@@ -135,7 +135,8 @@ class CSP(Engine):
             "combo",
             "mrv-degree",
             "mrv-degree: the fewest values left, ties to the most unassigned neighbours; "
-            "mrv: the fewest values left; static: the model's order.",
+            "mrv: the fewest values left; static: the model's order. Under Propagation none "
+            "the values left are those consistent with the assigned variables.",
             choices=("mrv-degree", "mrv", "static"),
         ),
         OptionSpec(

@@ -4,10 +4,12 @@ A domain is an int whose bit v is set where value v is still possible. Every con
 becomes a `Propagator` that filters the domains of its scope (`propagate`, through
 `Search.narrow`) and tells whether the current domains could still satisfy it
 (`satisfiable`: False only where no assignment from them does; exact once the scope is
-fixed). Hard `NotEqual` and `AllDifferent` constraints also give each variable its
-`peers`: the variables that must take a different value, whose domains lose a variable's
-value as soon as it is fixed (value elimination, the fast path of sudoku). What each
-propagator achieves is in docs/engines.md, "Constraint satisfaction".
+fixed) and, where one variable of its scope is left unfixed, which of its values go with
+the fixed ones (`allowed`: what MRV counts without propagation). Hard `NotEqual` and
+`AllDifferent` constraints also give each variable its `peers`: the variables that must
+take a different value, whose domains lose a variable's value as soon as it is fixed
+(value elimination, the fast path of sudoku). What each propagator achieves is in
+docs/engines.md, "Constraint satisfaction".
 """
 
 from __future__ import annotations
@@ -69,6 +71,12 @@ class Propagator:
 
     def satisfiable(self, domains: Sequence[int]) -> bool:
         """False only where no assignment from `domains` satisfies the constraint."""
+        raise NotImplementedError
+
+    def allowed(self, domains: Sequence[int], fixed: Sequence[bool]) -> tuple[int, int] | None:
+        """Where one variable of the scope is unfixed and the others fixed: that variable
+        and the values of its domain that satisfy the constraint with them (a bitmask);
+        None otherwise. Not asked of `NotEqual` and `AllDifferent` (their peers say it)."""
         raise NotImplementedError
 
 
@@ -202,6 +210,25 @@ class LinearPropagator(Propagator):
         _, least, most = self.bounds(domains)
         return least <= self.total <= most
 
+    def allowed(self, domains: Sequence[int], fixed: Sequence[bool]) -> tuple[int, int] | None:
+        rest, lone, coefficient = self.total, None, 0
+        for c, v in self.terms:
+            if fixed[v]:
+                rest -= c * (domains[v].bit_length() - 1)
+            elif lone is None or lone == v:
+                lone, coefficient = v, coefficient + c
+            else:
+                return None
+        if lone is None:
+            return None
+        domain = domains[lone]
+        if not coefficient:  # its terms cancel out
+            return lone, 0 if rest else domain
+        value, remainder = divmod(rest, coefficient)
+        if remainder or not 0 <= value < domain.bit_length():
+            return lone, 0
+        return lone, domain & 1 << value
+
 
 class BinaryPropagator(Propagator):
     """A relation on (x, y), arc consistent: each value keeps a support in the other
@@ -258,6 +285,14 @@ class BinaryPropagator(Propagator):
         x, y = self.scope
         return bool(self.revise(0, domains[x], domains[y]))
 
+    def allowed(self, domains: Sequence[int], fixed: Sequence[bool]) -> tuple[int, int] | None:
+        x, y = self.scope
+        if fixed[x] == fixed[y]:  # both fixed, both unfixed, or x is y
+            return None
+        if fixed[x]:
+            return y, domains[y] & self.support(0, domains[x].bit_length() - 1)
+        return x, domains[x] & self.support(1, domains[y].bit_length() - 1)
+
 
 class GenericPropagator(Propagator):
     """Any relation: supports by enumerating the tuples of the current domains (generalised
@@ -300,6 +335,22 @@ class GenericPropagator(Propagator):
         found = self.supports(domains)
         return found is None or all(found)
 
+    def allowed(self, domains: Sequence[int], fixed: Sequence[bool]) -> tuple[int, int] | None:
+        scope = self.scope
+        unfixed = {v for v in scope if not fixed[v]}
+        if len(unfixed) != 1:
+            return None
+        (lone,) = unfixed
+        values = [domains[v].bit_length() - 1 for v in scope]
+        places = [index for index, v in enumerate(scope) if v == lone]
+        kept = 0
+        for value in values_of(domains[lone]):
+            for index in places:
+                values[index] = value
+            if self.test(values):
+                kept |= 1 << value
+        return lone, kept
+
 
 class Network:
     """A model compiled for search (see the module docstring)."""
@@ -316,6 +367,9 @@ class Network:
         """The hard constraints' propagators that filter beyond value elimination."""
         self.checks: list[Propagator] = []
         """Every hard constraint's propagator (for a check of the root)."""
+        self.relations: list[Propagator] = []
+        """Those of `checks` beyond the peers' (not `NotEqual` or `AllDifferent`): the
+        ones `Search.legal` asks what they allow."""
         self.soft: list[tuple[Propagator, int]] = []
         """Each soft constraint's propagator and cost."""
         for constraint in model.constraints:
@@ -329,6 +383,8 @@ class Network:
             if isinstance(constraint, (NotEqual, AllDifferent)):
                 for v in constraint.scope:
                     peers[v].update(constraint.scope)
+            else:
+                self.relations.append(propagator)
             if not isinstance(constraint, NotEqual):
                 self.hard.append(propagator)
         self.peers = [tuple(sorted(p - {v})) for v, p in enumerate(peers)]

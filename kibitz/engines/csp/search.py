@@ -281,11 +281,13 @@ class Search:
     # -- ordering -----------------------------------------------------------------------------
 
     def select(self) -> int | None:
-        """The next variable to assign (None: all fixed), by the `VariableOrder` option."""
-        fixed, domains = self.fixed, self.domains
+        """The next variable to assign (None: all fixed), by the `VariableOrder` option:
+        MRV counts the values of the domains, under `none` those `legal`."""
+        fixed = self.fixed
         order = self.settings.variable_order
         if order == "static":
             return next((v for v, done in enumerate(fixed) if not done), None)
+        domains = self.legal() if self.settings.propagation == "none" else self.domains
         sizes = [FIXED if done else d.bit_count() for d, done in zip(domains, fixed, strict=True)]
         least = min(sizes, default=FIXED)
         if least == FIXED:
@@ -301,6 +303,26 @@ class Search:
             return len(neighbours[variable]) - sum(map(fixed_of, neighbours[variable]))
 
         return max(ties, key=lambda variable: (unfixed_neighbours(variable), -variable))
+
+    def legal(self) -> list[int]:
+        """Each unfixed variable's values consistent with the fixed ones (textbook MRV's
+        legal values): its domain less its fixed peers' values and, for each other hard
+        constraint left with it alone unfixed, less the values that break it (those that
+        `check` would refuse). Under `forward` and `mac` the domains hold no more than that
+        already; under `none` nothing prunes them."""
+        domains, fixed, network = self.domains, self.fixed, self.network
+        legal = list(domains)
+        for variable, peers in enumerate(network.peers):
+            if fixed[variable]:
+                keep = ~domains[variable]
+                for peer in peers:
+                    legal[peer] &= keep
+        for relation in network.relations:
+            allowed = relation.allowed(domains, fixed)
+            if allowed is not None:
+                variable, values = allowed
+                legal[variable] &= values
+        return legal
 
     def order(self, variable: int) -> list[Pair]:
         """The values of `variable` to try, by the `ValueOrder` option."""
