@@ -16,6 +16,7 @@ from kibitz.games.capabilities import (
     CAPABILITIES,
     Capability,
     Chances,
+    HiddenInformation,
     Presentation,
     capabilities_of,
 )
@@ -32,7 +33,9 @@ from kibitz.games.hex import Hex
 from kibitz.games.nim import MisereNim, Nim
 from kibitz.games.nim3 import Nim3
 from kibitz.games.pancake import Pancake
+from kibitz.games.phantom_tictactoe import PhantomTicTacToe
 from kibitz.games.pig import Pig
+from kibitz.games.poker import KuhnPoker, LeducPoker
 from kibitz.games.presentation import Diagram
 from kibitz.games.sliding import SlidingPuzzle
 from kibitz.games.tictactoe import TicTacToe
@@ -61,6 +64,9 @@ for _game in (
     Zebra,
     Cryptarithm,
     Timetable,
+    PhantomTicTacToe,
+    KuhnPoker,
+    LeducPoker,
 ):
     GAMES.register(_game)
 
@@ -74,6 +80,7 @@ __all__ = [
     "Game",
     "GameRecord",
     "GameTree",
+    "HiddenInformation",
     "IllegalMoveError",
     "Move",
     "NotationError",

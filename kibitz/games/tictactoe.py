@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 from typing import ClassVar
 
 from kibitz.games.base import Game, IllegalMoveError, Move, NotationError, quoted
@@ -204,23 +205,7 @@ class TicTacToe(Game, HashKey, Evaluation, MoveOrdering, Presentation):
 
     def diagram(self, last: Move | None = None) -> Diagram:
         """The 3 x 3 grid, row 3 at the top; a click on an empty cell plays there."""
-        places = []
-        for top in range(3):
-            for col in range(3):
-                cell = 3 * (2 - top) + col
-                piece, owner = _PIECES.get(self._mark_at(cell), ("", -1))
-                places.append(Place(_cell_name(cell), top, col, piece, owner))
-        return Diagram(
-            GRID,
-            rows=3,
-            columns=3,
-            places=tuple(places),
-            targets=targets_of(self.legal_moves(), _cell_name),
-            highlights=(_cell_name(last),) if last is not None else (),
-            column_labels=tuple(_FILES),
-            row_labels=("3", "2", "1"),
-            colors=("#d33f2f", "#2f6f9f"),
-        )
+        return grid_diagram(self._mark_at, self.legal_moves(), last)
 
     def _mark_at(self, cell: int) -> str:
         if self._marks[0] >> cell & 1:
@@ -228,6 +213,29 @@ class TicTacToe(Game, HashKey, Evaluation, MoveOrdering, Presentation):
         if self._marks[1] >> cell & 1:
             return "o"
         return "."
+
+
+def grid_diagram(mark_at: Callable[[int], str], moves: list[Move], last: Move | None) -> Diagram:
+    """The 3 x 3 grid, row 3 at the top, each cell's mark by `mark_at(cell)` ("x", "o" or
+    "."); a click on a cell plays the move there where `moves` has one (phantom
+    tic-tac-toe draws its views with it too)."""
+    places = []
+    for top in range(3):
+        for col in range(3):
+            cell = 3 * (2 - top) + col
+            piece, owner = _PIECES.get(mark_at(cell), ("", -1))
+            places.append(Place(_cell_name(cell), top, col, piece, owner))
+    return Diagram(
+        GRID,
+        rows=3,
+        columns=3,
+        places=tuple(places),
+        targets=targets_of(moves, _cell_name),
+        highlights=(_cell_name(last),) if last is not None else (),
+        column_labels=tuple(_FILES),
+        row_labels=("3", "2", "1"),
+        colors=("#d33f2f", "#2f6f9f"),
+    )
 
 
 def _parse_board(board: str) -> tuple[int, int]:

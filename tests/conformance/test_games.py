@@ -22,6 +22,7 @@ from kibitz.games.capabilities import (
     Evaluation,
     ExpectedReturn,
     HashKey,
+    HiddenInformation,
     HistoryDraws,
     MoveOrdering,
     MovePriors,
@@ -431,6 +432,33 @@ def assignments_keep_the_hard_constraints_and_moves_assign_them(game):
             state.play(move)
             assert state.assignment() == [*values[:variable], value, *values[variable + 1 :]]
             state.undo()
+
+
+@checks(HiddenInformation)
+def views_read_back_and_their_worlds_are_consistent_with_them(game):
+    """The playouts are of full states: before the end, every player's view reads back as
+    itself (a view of that player, or the full state where nothing is hidden from them); a
+    full state samples itself; a view's sampled worlds and listed worlds are full states
+    whose view of the observer is the view, the worlds' probabilities summing to 1. (The
+    checks above play full states only: a view is never played through nor searched. At
+    the end a view need not be readable: in phantom tic-tac-toe the loser cannot know how
+    the game ended.)"""
+    rng = random.Random(5)
+    for state, _ in playouts(game):
+        assert not state.is_view() and state.sample(rng).position() == state.position()
+        if state.is_terminal():
+            continue
+        for player in range(game.players):
+            text = state.view(player)
+            view = game.from_position(text)
+            assert view.view(player) == text and view.position() == text
+            if not view.is_view():
+                continue
+            assert view.observer() == player
+            worlds = view.worlds() or []
+            assert not worlds or sum(p for _, p in worlds) == pytest.approx(1.0)
+            for world in [view.sample(rng), *(world for world, _ in worlds)]:
+                assert not world.is_view() and world.view(player) == text
 
 
 @checks(Presentation)
