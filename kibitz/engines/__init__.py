@@ -20,6 +20,7 @@ from kibitz.engines.base import (
 )
 from kibitz.engines.csp import CSP
 from kibitz.engines.expectimax import Expectimax
+from kibitz.engines.hidden import CFR, ISMCTS, PIMC
 from kibitz.engines.mcts import MCTS
 from kibitz.engines.multi import BestReply, MaxN, Paranoid
 from kibitz.engines.single import AStar, IDAStar
@@ -54,6 +55,9 @@ ENGINES.register(CSP)
 ENGINES.register(MaxN)
 ENGINES.register(Paranoid)
 ENGINES.register(BestReply)
+ENGINES.register(CFR)
+ENGINES.register(PIMC)
+ENGINES.register(ISMCTS)
 
 
 def load_plugins() -> list[str]:

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Protocol
 from kibitz.engines.timeman import allocate
 from kibitz.engines.types import Info, Limits, Result
 from kibitz.games import Capability, Game, quoted
+from kibitz.games.capabilities import HiddenInformation
 
 
 class OptionError(ValueError):
@@ -104,6 +105,9 @@ class Requirements:
     """Whether the engine can search chance nodes."""
     zero_sum_only: bool = False
     capabilities: tuple[type[Capability], ...] = ()
+    hidden: bool = False
+    """Whether the engine can answer for games of hidden information (`HiddenInformation`:
+    it searches sampled worlds or the whole game, never a view as if it were the truth)."""
 
     def unmet(self, game: type[Game]) -> list[str]:
         """What `game` lacks, one phrase each (empty: the engine can search it)."""
@@ -116,6 +120,8 @@ class Requirements:
             missing.append("a game without chance events")
         if self.zero_sum_only and not game.zero_sum:
             missing.append("a zero-sum game")
+        if issubclass(game, HiddenInformation) and not self.hidden:
+            missing.append("a game of perfect information")
         missing += [cap.capability_name for cap in self.capabilities if not issubclass(game, cap)]
         return missing
 

@@ -127,7 +127,8 @@ class RootMove:
     prior: float | None = None
     """The move's prior probability, for engines that use one (MCTS with priors)."""
     probability: float | None = None
-    """At a chance root, where the root moves are the outcomes: this one's probability."""
+    """At a chance root, where the root moves are the outcomes: this one's probability;
+    from `cfr`, the move's probability in the average strategy."""
 
 
 @dataclass(slots=True)

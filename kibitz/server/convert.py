@@ -16,7 +16,7 @@ from kibitz.engines import (
     Score,
     default_engine_for,
 )
-from kibitz.games import Chances, Game, Move, capabilities_of, quoted
+from kibitz.games import Chances, Game, HiddenInformation, Move, capabilities_of, quoted
 from kibitz.v1 import engine_pb2 as pb
 from kibitz.vocabulary import Bound, ScoreKind, StopReason, is_proven, score_text
 
@@ -91,13 +91,24 @@ def labels(state: Game, move: Move, line: Sequence[Move]) -> tuple[str, list[str
     return state.move_labels([move])[0], line_labels
 
 
+def shown_line(state: Game, line: Sequence[Move]) -> list[Move]:
+    """The part of an engine's `line` the server may answer for `state`: all of it, except
+    for one player's view of a game of hidden information (`HiddenInformation.is_view`),
+    where no more than the observer's own next move (the moves after it would come from
+    worlds the view does not know)."""
+    if isinstance(state, HiddenInformation) and state.is_view():
+        return list(line[:1])
+    return list(line)
+
+
 def root_move_to_pb(root: RootMove, state: Game, labelled: bool = True) -> pb.RootMove:
     """A root move of a search of `state`; `labelled`: with its labels (which may cost)."""
-    move_label, pv_labels = labels(state, root.move, root.pv) if labelled else ("", [])
+    pv = shown_line(state, root.pv)
+    move_label, pv_labels = labels(state, root.move, pv) if labelled else ("", [])
     message = pb.RootMove(
         move=state.format_move(root.move),
         score=score_to_pb(root.score, state.perspective(), type(state)),
-        pv=state.format_line(root.pv),
+        pv=state.format_line(pv),
         move_label=move_label,
         pv_labels=pv_labels,
     )
@@ -111,6 +122,7 @@ def root_move_to_pb(root: RootMove, state: Game, labelled: bool = True) -> pb.Ro
 def info_to_pb(info: Info, state: Game, root_moves: Iterable[pb.RootMove] = ()) -> pb.Info:
     """An Info of a search of `state` (the root position) with `root_moves` (formatted by
     `root_move_to_pb`) if the client asked for them."""
+    pv = shown_line(state, info.pv)
     return pb.Info(
         depth=info.depth,
         selective_depth=info.seldepth,
@@ -118,8 +130,8 @@ def info_to_pb(info: Info, state: Game, root_moves: Iterable[pb.RootMove] = ()) 
         nodes=info.nodes,
         nodes_per_second=info.nps,
         time_ms=ms(info.time),
-        pv=state.format_line(info.pv),
-        pv_labels=state.label_line(info.pv),
+        pv=state.format_line(pv),
+        pv_labels=state.label_line(pv),
         multipv=info.multipv,
         hash_full=info.hashfull,
         root_moves=root_moves,
@@ -133,12 +145,13 @@ def wire_info(info: Info, state: Game, with_root_moves: bool) -> pb.Info:
 
 
 def result_to_pb(result: Result, state: Game) -> pb.Result:
-    pv = state.format_line(result.pv)
+    line = shown_line(state, result.pv)
+    pv = state.format_line(line)
     best = result.best_move
     if best is None:
-        best_label, pv_labels = "", state.label_line(result.pv)
+        best_label, pv_labels = "", state.label_line(line)
     else:
-        best_label, pv_labels = labels(state, best, result.pv)
+        best_label, pv_labels = labels(state, best, line)
     return pb.Result(
         best_move=state.format_move(best) if best is not None else "",
         best_move_label=best_label,

@@ -138,7 +138,7 @@ class Simulations:
         self.depth_total += depth
         if depth > self.max_depth:
             self.max_depth = depth
-        _back_up(path, result)
+        back_up(path, result)
         if record is not None:
             self._count(AMAF_ENTRY_BYTES * _back_up_amaf(path, record, result, not self.full))
         if node.pessimistic == node.optimistic and self.solver:
@@ -222,7 +222,7 @@ def _proof_returns(node: Node) -> tuple[float, ...]:
     return (value, -value) if node.mover == 0 else (-value, value)
 
 
-def _back_up(path: list[Node], result: tuple[float, ...]) -> None:
+def back_up(path: list[Node], result: tuple[float, ...]) -> None:
     for node in path:
         node.visits += 1
         mover = node.mover
