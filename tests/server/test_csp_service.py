@@ -3,7 +3,9 @@
 empty 16x16), each checked by a checker written here with the givens untouched; exact node
 counts; counts the 288 4x4 grids and the 92 eight-queens solutions; proves unsatisfiable
 grids a loss (Norvig's "impossible" among them); finds the timetable's cheapest
-assignment; refuses bad options naming them."""
+assignment; finds who owns the zebra and who drinks water and proves it unique; counts
+TWO+TWO=FOUR's 7 solutions and Australia's 18 colourings, solves SEND+MORE=MONEY; refuses
+bad options naming them."""
 
 from __future__ import annotations
 
@@ -128,3 +130,33 @@ async def test_a_bad_option_is_refused_naming_it(client) -> None:
         )
     with pytest.raises(InvalidArgument, match="csp"):
         await client.analyze_result("connect4", engine="csp", depth=2)
+
+
+def assigned(line: tuple[str, ...]) -> dict[str, str]:
+    """The assignments of a line, `name=value` each."""
+    return dict(move.split("=", 1) for move in line)
+
+
+async def test_the_zebra_is_found_and_proven_unique(client) -> None:
+    result = await client.analyze_result("zebra", engine="csp", solve=True)
+    houses = assigned(result.pv)
+    assert len(houses) == 25 and result.score.proven
+    assert houses["zebra"] == houses["Japanese"] and houses["water"] == houses["Norwegian"] == "1"
+    counted = await client.analyze_result("zebra", options={"CountSolutions": True})
+    assert counted.stats["solutions"] == 1 and counted.stats["count_complete"] == 1
+
+
+async def test_every_cryptarithm_solution_and_australia_colouring_counted(client) -> None:
+    options = {"CountSolutions": True}
+    four = await client.analyze_result("cryptarithm", "TWO+TWO=FOUR", options=options)
+    assert four.stats["solutions"] == 7 and four.stats["count_complete"] == 1
+    letters = assigned(four.pv)  # the first solution, checked by arithmetic
+    digits = {letter: int(value) for letter, value in letters.items()}
+    two = int("".join(str(digits[c]) for c in "TWO"))
+    assert (
+        2 * two == int("".join(str(digits[c]) for c in "FOUR")) and len(set(digits.values())) == 6
+    )
+    money = await client.analyze_result("cryptarithm", "SEND+MORE=MONEY", solve=True)
+    assert assigned(money.pv) == dict(zip("SENDMORY", "95671082", strict=True))
+    colourings = await client.analyze_result("map-colouring", "australia", options=options)
+    assert colourings.stats["solutions"] == 18
