@@ -116,10 +116,13 @@ def test_games_lines_up_every_name_and_counts_one_player(address):
     out = kibitz(address, "games").stdout
     lines = out.splitlines()
     titles = {line.split()[0]: line for line in lines if not line.startswith(" ")}
-    assert titles["sliding-puzzle"] == "sliding-puzzle Sliding puzzle (1 player)"
-    assert titles["chess"].startswith("chess          Chess (2 players)")
+    width = max(map(len, titles))  # the longest name, phantom-tictactoe
+    assert width == len("phantom-tictactoe")
+    assert titles["sliding-puzzle"] == f"{'sliding-puzzle':<{width}} Sliding puzzle (1 player)"
+    assert titles["chess"].startswith(f"{'chess':<{width}} Chess (2 players)")
+    assert titles["chinese-checkers"].endswith("Chinese checkers (3 players)")
     starts = [line for line in lines if line.lstrip().startswith("start:")]
-    assert {line.index("start:") for line in starts} == {len("sliding-puzzle") + 1}
+    assert {line.index("start:") for line in starts} == {width + 1}
 
 
 def test_games_verbose_explains_the_hex_board_size_and_the_swap(address):

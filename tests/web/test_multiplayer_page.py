@@ -153,7 +153,7 @@ def test_the_seats_follow_the_positions_players_four_on_a_clock(page):
     assert [label.strip() for label in labels] == [f"player {n}" for n in range(1, 5)]
     take_seats(page, {3})
     page.select_option("#play-limit", "clock")
-    page.fill("#play-minutes", "0.5")
+    page.fill("#play-minutes", "0.1")  # 6 s: the engines move at once
     page.click("#play-start")
     page.wait_for_selector("#play-panel[data-state='human']")
     assert len(moves(page)) == 3
