@@ -7,6 +7,11 @@ game with a loss for that engine (in a game of N players: last, the others level
 it), recorded with the reason. At a chance node (dice) the runner rolls itself, from the
 game's seeded generator; engines are asked only at decision nodes.
 
+In a game of hidden information (`HiddenInformation`) the runner is the referee: it keeps
+the full state (the deal is a chance node, dealt from the same generator) and sends each
+engine only its own view, `state.view(player)`, as the position with no moves (a view
+cannot be played on); the record holds the full game and, move by move, the view sent.
+
 `play_game` returns the game's record: a JSON-able dict (docs/match.md, "The record").
 """
 
@@ -19,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from kibitz.clients.values import Limits, Result, Score
-from kibitz.games import CHANCE, GAMES, Game
+from kibitz.games import CHANCE, GAMES, Game, HiddenInformation
 from kibitz.match.seats import result_text
 from kibitz.match.spec import DrawRule, MoveLimits, ResignRule, TimeControl
 from kibitz.vocabulary import ScoreKind
@@ -355,13 +360,13 @@ async def _decide(
     timed = bool(budgets)
     timeout = min(budgets) if budgets else rules.hang_timeout
     search_limits = _search_limits(limit, mover, clocks)
+    view = _view(game.state, mover)
+    if view is not None:
+        position, moves = view, []
+    else:
+        position, moves = game.task.opening.position, [*game.task.opening.moves, *game.moves]
     try:
-        answer = await game.players[mover].think(
-            game.task.opening.position,
-            [*game.task.opening.moves, *game.moves],
-            search_limits,
-            timeout,
-        )
+        answer = await game.players[mover].think(position, moves, search_limits, timeout)
     except MoveFailure as failure:
         if failure.kind == "no answer" and timed:
             raise MoveFailure("time", f"no move within {timeout:.3f} s") from None
@@ -389,7 +394,7 @@ async def _decide(
     value = centi(score)
     game.scores[mover].append(value)
     game.verdicts[mover] = proven(score)
-    return {
+    record = {
         "ply": len(game.moves),
         "player": mover,
         "move": text,
@@ -404,6 +409,15 @@ async def _decide(
         "clock": round(clock.left, 3) if clock is not None else None,
         "stop": str(result.stop_reason) if result.stop_reason else None,
     }
+    if view is not None:
+        record["view"] = view
+    return record
+
+
+def _view(state: Game, mover: int) -> str | None:
+    """In a game of hidden information, the mover's own view: all it is sent (the referee
+    keeps the full state); None in a game of perfect information."""
+    return state.view(mover) if isinstance(state, HiddenInformation) else None
 
 
 def _adjudicate(

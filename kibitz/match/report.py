@@ -116,17 +116,18 @@ def summary_text(summary: dict[str, Any]) -> str:
 
 
 def table_text(rows: list[dict[str, Any]]) -> str:
-    """The crosstable: rank, Elo, games, score, W/D/L, forfeits, latency, results per
-    opponent."""
+    """The crosstable: rank, Elo, games, score, W/D/L, points (the sum of returns: chips in
+    poker), forfeits, latency, results per opponent."""
     header = f"{'#':>2} {'engine':<16} {'Elo':>16} {'games':>5} {'score':>6} {'W-D-L':>11}"
-    header += f" {'forfeits':>8} {'latency':>8}  results"
+    header += f" {'points':>8} {'forfeits':>8} {'latency':>8}  results"
     lines = [header]
     for row in rows:
         results = ", ".join(f"{name} {wdl}" for name, wdl in row["results"].items())
         wdl = f"{row['wins']}-{row['draws']}-{row['losses']}"
         lines.append(
             f"{row['rank']:>2} {row['name']:<16} {_elo(row):>16} {row['games']:>5} "
-            f"{_percent(row['score']):>6} {wdl:>11} {row['forfeits']:>8} "
+            f"{_percent(row['score']):>6} {wdl:>11} {_number(row['points'], '.6g'):>8} "
+            f"{row['forfeits']:>8} "
             f"{_ms(row['latency_mean']):>8}  {results}"
         )
     return "\n".join(lines)

@@ -62,6 +62,8 @@ class Tally:
         self.penta = [[0] * 5 for _ in encounters]
         """Per encounter (a, b): pairs in which a scored 0, 1/2, 1, 3/2, 2 points."""
         self._halves: dict[int, float] = {}
+        self.points = [0.0] * size
+        """Per engine: the sum of its games' returns (chips won, in poker)."""
         self.games = 0
         self.timings = Timings(size)
 
@@ -72,6 +74,7 @@ class Tally:
         for engine, other in ((a, b), (b, a)):
             score = points(record, engine)
             self.wdl[engine][other][(1.0, 0.5, 0.0).index(score)] += 1
+            self.points[engine] += record["returns"][record["players"].index(engine)]
         self.timings.add(record)
         pair = record["pair"]
         if pair in self._halves:
@@ -146,6 +149,7 @@ class Tally:
                     "draws": draws,
                     "losses": losses,
                     "score": estimate.score if games else None,
+                    "points": self.points[engine],
                     **_elo(estimate),
                     **self.timings.row(engine),
                     "results": {
