@@ -14,6 +14,7 @@ implementation of the protocol.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import os
 import queue
@@ -29,6 +30,11 @@ from kibitz.v1 import engine_pb2 as pb
 
 T = TypeVar("T")
 _END = object()
+WAKE_EVERY = 0.1
+"""Seconds the calling thread's waits last at most before they look at the signals again:
+Python runs a signal's handler (Ctrl-C's KeyboardInterrupt) in the main thread only, and a
+signal that the system hands to another thread (the client's loop, gRPC's) does not wake a
+wait of the main thread, so an endless wait would ignore Ctrl-C until the next event."""
 
 
 class _LoopThread:
@@ -41,7 +47,10 @@ class _LoopThread:
         async def wrapper() -> T:
             return await awaitable
 
-        return asyncio.run_coroutine_threadsafe(wrapper(), self.loop).result()
+        future = asyncio.run_coroutine_threadsafe(wrapper(), self.loop)
+        while True:
+            with contextlib.suppress(concurrent.futures.TimeoutError):
+                return future.result(timeout=WAKE_EVERY)
 
     def close(self) -> None:
         self.loop.call_soon_threadsafe(self.loop.stop)
@@ -76,7 +85,10 @@ class SyncSearch:
 
     def __iter__(self) -> Iterator[Info]:
         while True:
-            event = self._events.get()
+            try:
+                event = self._events.get(timeout=WAKE_EVERY)
+            except queue.Empty:
+                continue
             if event is _END:
                 self._events.put(_END)  # iterating again ends at once
                 return
