@@ -244,6 +244,9 @@ def test_ctrl_c_stops_an_infinite_analysis_and_prints_its_result(address):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # as from a terminal: a suite started in the background (`cmd &`) ignores SIGINT,
+        # and its children would inherit that
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert analyse.stdout.readline().startswith("depth")  # the search is running
     analyse.send_signal(signal.SIGINT)
