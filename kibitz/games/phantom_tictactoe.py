@@ -22,7 +22,7 @@ from typing import ClassVar
 from kibitz.games.base import Game, IllegalMoveError, Move, NotationError, quoted
 from kibitz.games.capabilities import HiddenInformation, Presentation
 from kibitz.games.presentation import Diagram
-from kibitz.games.tictactoe import _FULL, _HAS_LINE, _cell_name, grid_diagram
+from kibitz.games.tictactoe import FULL, HAS_LINE, cell_name, grid_diagram
 
 _MARKS = "xo"
 _REFUSED = "*"
@@ -95,7 +95,7 @@ class PhantomTicTacToe(Game, HiddenInformation, Presentation):
             taken = state._marks[1 - state._side] >> cell & 1
             if refused and not taken:
                 raise NotationError(
-                    f"attempt {index} ({token}): {_cell_name(cell)} is free there, not refused"
+                    f"attempt {index} ({token}): {cell_name(cell)} is free there, not refused"
                 )
             state.play(cell)
         return state
@@ -120,7 +120,7 @@ class PhantomTicTacToe(Game, HiddenInformation, Presentation):
 
     def _check_attempt(self, cell: int, player: int, index: int) -> None:
         """Whether `player` may try `cell` as attempt `index` of a text being read."""
-        where = f"attempt {index} ({_cell_name(cell)})"
+        where = f"attempt {index} ({cell_name(cell)})"
         if self.is_terminal():
             raise NotationError(f"{where}: the game is over ({self.terminal_reason()})")
         if self._marks[player] >> cell & 1:
@@ -148,7 +148,7 @@ class PhantomTicTacToe(Game, HiddenInformation, Presentation):
         return cell
 
     def format_move(self, move: Move) -> str:
-        return _cell_name(move)
+        return cell_name(move)
 
     # -- state ------------------------------------------------------------------------------
 
@@ -193,21 +193,21 @@ class PhantomTicTacToe(Game, HiddenInformation, Presentation):
         x_marks, o_marks = self._marks
         if self._observer is not None and (self._unseen_end or self._filled_by_observer()):
             return True
-        return _HAS_LINE[x_marks] or _HAS_LINE[o_marks] or x_marks | o_marks == _FULL
+        return HAS_LINE[x_marks] or HAS_LINE[o_marks] or x_marks | o_marks == FULL
 
     def returns(self) -> tuple[float, ...]:
         if self._unseen_end:  # what the observer expects over its (equally likely) worlds
             ends = [self._world(cells).returns() for cells in self._placements]
             return tuple(sum(end[i] for end in ends) / len(ends) for i in (0, 1))
-        if _HAS_LINE[self._marks[0]]:
+        if HAS_LINE[self._marks[0]]:
             return (1.0, -1.0)
-        if _HAS_LINE[self._marks[1]]:
+        if HAS_LINE[self._marks[1]]:
             return (-1.0, 1.0)
         return (0.0, 0.0)
 
     def terminal_reason(self) -> str:
         for player in (0, 1):
-            if _HAS_LINE[self._marks[player]]:
+            if HAS_LINE[self._marks[player]]:
                 return f"{_MARKS[player]} has three in a row"
         if self._unseen_end:
             opponent = _MARKS[1 - self._observer]
@@ -304,7 +304,7 @@ class PhantomTicTacToe(Game, HiddenInformation, Presentation):
         mine = self._marks[observer]
         turns = self._turns()
         completed = sum(1 for turn in turns if turn[-1][2])
-        ended = _HAS_LINE[mine] or self._filled_by_observer()  # by the observer's last mark
+        ended = HAS_LINE[mine] or self._filled_by_observer()  # by the observer's last mark
         count = completed + observer - ended
         # the opponent's last placement, after the observer's last attempt, may end the game
         last_may_end = not ended and (not turns or turns[-1][-1][2])
@@ -323,13 +323,13 @@ class PhantomTicTacToe(Game, HiddenInformation, Presentation):
             if any(due <= placed and not mask >> cell & 1 for cell, due in deadlines.items()):
                 return  # a refused cell the opponent had not taken in time
             if placed == count:
-                ends = last_may_end and (_HAS_LINE[mask] or mask | mine == _FULL)
+                ends = last_may_end and (HAS_LINE[mask] or mask | mine == FULL)
                 (over if ends else going_on).append(cells)
                 return
             last = placed + 1 == count and last_may_end
             for cell in free:
                 bit = 1 << cell
-                if not mask & bit and (last or not _HAS_LINE[mask | bit]):
+                if not mask & bit and (last or not HAS_LINE[mask | bit]):
                     extend((*cells, cell), mask | bit)
 
         extend((), 0)
@@ -371,4 +371,4 @@ def _cell_of(name: str) -> int | None:
 
 
 def _attempt_text(cell: int, placed: bool) -> str:
-    return _cell_name(cell) + ("" if placed else _REFUSED)
+    return cell_name(cell) + ("" if placed else _REFUSED)

@@ -14,7 +14,7 @@ from kibitz.games.base import Game, IllegalMoveError, Move, NotationError, quote
 from kibitz.games.capabilities import Evaluation, HashKey, MoveOrdering, Presentation
 from kibitz.games.presentation import GRID, Diagram, Place, targets_of
 
-_FULL = 0x1FF
+FULL = 0x1FF
 _MARKS = "xo"
 _FILES = "abc"
 _PIECES = {"x": ("cross", 0), "o": ("ring", 1)}
@@ -34,7 +34,7 @@ _LINES = (
     _mask(0, 4, 8),
     _mask(2, 4, 6),
 )
-_HAS_LINE = tuple(any(bits & line == line for line in _LINES) for bits in range(_FULL + 1))
+HAS_LINE = tuple(any(bits & line == line for line in _LINES) for bits in range(FULL + 1))
 """For every 9-bit set of marks: does it contain three in a row?"""
 
 _ORDER = (4, 0, 2, 6, 8, 1, 3, 5, 7)
@@ -48,7 +48,7 @@ _ZOBRIST = tuple(tuple(_rng.getrandbits(64) for _ in range(9)) for _ in range(2)
 _ZOBRIST_SIDE = _rng.getrandbits(64)
 
 
-def _cell_name(cell: int) -> str:
+def cell_name(cell: int) -> str:
     return f"{_FILES[cell % 3]}{cell // 3 + 1}"
 
 
@@ -124,7 +124,7 @@ class TicTacToe(Game, HashKey, Evaluation, MoveOrdering, Presentation):
         return cell
 
     def format_move(self, move: Move) -> str:
-        return _cell_name(move)
+        return cell_name(move)
 
     # -- state ------------------------------------------------------------------------------
 
@@ -159,15 +159,15 @@ class TicTacToe(Game, HashKey, Evaluation, MoveOrdering, Presentation):
 
     def is_terminal(self) -> bool:
         marks = self._marks
-        return _HAS_LINE[marks[self._side ^ 1]] or marks[0] | marks[1] == _FULL
+        return HAS_LINE[marks[self._side ^ 1]] or marks[0] | marks[1] == FULL
 
     def returns(self) -> tuple[float, ...]:
-        if not _HAS_LINE[self._marks[self._side ^ 1]]:
+        if not HAS_LINE[self._marks[self._side ^ 1]]:
             return (0.0, 0.0)
         return (-1.0, 1.0) if self._side == 0 else (1.0, -1.0)
 
     def terminal_reason(self) -> str:
-        if _HAS_LINE[self._marks[self._side ^ 1]]:
+        if HAS_LINE[self._marks[self._side ^ 1]]:
             return f"{_MARKS[self._side ^ 1]} has three in a row"
         return "draw: the board is full"
 
@@ -224,14 +224,14 @@ def grid_diagram(mark_at: Callable[[int], str], moves: list[Move], last: Move | 
         for col in range(3):
             cell = 3 * (2 - top) + col
             piece, owner = _PIECES.get(mark_at(cell), ("", -1))
-            places.append(Place(_cell_name(cell), top, col, piece, owner))
+            places.append(Place(cell_name(cell), top, col, piece, owner))
     return Diagram(
         GRID,
         rows=3,
         columns=3,
         places=tuple(places),
-        targets=targets_of(moves, _cell_name),
-        highlights=(_cell_name(last),) if last is not None else (),
+        targets=targets_of(moves, cell_name),
+        highlights=(cell_name(last),) if last is not None else (),
         column_labels=tuple(_FILES),
         row_labels=("3", "2", "1"),
         colors=("#d33f2f", "#2f6f9f"),
@@ -253,7 +253,7 @@ def _parse_board(board: str) -> tuple[int, int]:
         for col, char in enumerate(row_text):
             cell = 3 * row + col
             if char not in "xo.":
-                raise NotationError(f"cell {_cell_name(cell)}: {char!r} is not x, o or '.'")
+                raise NotationError(f"cell {cell_name(cell)}: {char!r} is not x, o or '.'")
             if char != ".":
                 marks[_MARKS.index(char)] |= 1 << cell
     return marks[0], marks[1]
@@ -265,7 +265,7 @@ def _check_lines(x_marks: int, o_marks: int, last: str) -> None:
     With at most five marks a player's lines always share a cell, so the last move can
     have completed all of them; no further check is needed.
     """
-    x_line, o_line = _HAS_LINE[x_marks], _HAS_LINE[o_marks]
+    x_line, o_line = HAS_LINE[x_marks], HAS_LINE[o_marks]
     if x_line and o_line:
         raise NotationError("both x and o have three in a row")
     winner = "x" if x_line else "o" if o_line else None

@@ -11,7 +11,7 @@ import pytest
 
 from kibitz.games import GAMES, IllegalMoveError, NotationError
 from kibitz.games.phantom_tictactoe import PhantomTicTacToe
-from kibitz.games.tictactoe import _cell_name
+from kibitz.games.tictactoe import cell_name
 
 GAMES_PLAYED = 150
 
@@ -31,7 +31,7 @@ def view_of(information_state: str, player: int) -> str:
         who, action = map(int, item.split(","))
         assert who == player
         refused = board[action] != "xo"[player]
-        attempts.append(_cell_name(cell_of(action)) + ("*" if refused else ""))
+        attempts.append(cell_name(cell_of(action)) + ("*" if refused else ""))
     return "xo"[player] + ":" + " ".join(attempts)
 
 
@@ -135,12 +135,12 @@ def test_a_view_with_all_the_opponents_marks_revealed_has_one_world():
     ((world, probability),) = view.worlds()
     assert probability == 1.0
     assert world.position() == "a1 b2 b2* b1 c3 c3*"
-    assert [_cell_name(move) for move in view.legal_moves()] == ["c1", "a2", "c2", "a3", "b3"]
+    assert [cell_name(move) for move in view.legal_moves()] == ["c1", "a2", "c2", "a3", "b3"]
 
 
 def test_os_first_view_has_a_world_for_each_cell_of_x():
     worlds = PhantomTicTacToe.from_position("o:").worlds()
-    assert sorted(world.position() for world, _ in worlds) == sorted(map(_cell_name, range(9)))
+    assert sorted(world.position() for world, _ in worlds) == sorted(map(cell_name, range(9)))
     assert {probability for _, probability in worlds} == {1 / 9}
 
 
