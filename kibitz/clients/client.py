@@ -545,10 +545,19 @@ class Client:
         return (await self.call("ListEngines", pb.ListEnginesRequest())).limit_ranges
 
     async def describe(
-        self, game: str, position: str = "", moves: Iterable[str] = ()
+        self,
+        game: str,
+        position: str = "",
+        moves: Iterable[str] = (),
+        *,
+        view_of: int | None = None,
     ) -> pb.PositionInfo:
-        """Check a position and get its board drawing, legal moves and result."""
-        request = pb.DescribeRequest(game=game, position=position, moves=_moves(moves))
+        """Check a position and get its board drawing, legal moves and result; with
+        `view_of`, a full state of a game with hidden information as that player sees it
+        (its `position` is their view: what to send an engine playing that seat)."""
+        request = pb.DescribeRequest(
+            game=game, position=position, moves=_moves(moves), view_of=view_of
+        )
         return await self.call("Describe", request)
 
     async def export(

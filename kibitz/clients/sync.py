@@ -229,8 +229,15 @@ class SyncClient:
     def limit_ranges(self) -> pb.LimitRanges:
         return self._runner.run(self._client.limit_ranges())
 
-    def describe(self, game: str, position: str = "", moves: Iterable[str] = ()) -> pb.PositionInfo:
-        return self._runner.run(self._client.describe(game, position, moves))
+    def describe(
+        self,
+        game: str,
+        position: str = "",
+        moves: Iterable[str] = (),
+        *,
+        view_of: int | None = None,
+    ) -> pb.PositionInfo:
+        return self._runner.run(self._client.describe(game, position, moves, view_of=view_of))
 
     def export(
         self,

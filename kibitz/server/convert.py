@@ -278,4 +278,5 @@ def game_info(game_cls: type[Game]) -> pb.GameInfo:
         notation=game_cls.notation,
         player_names=game_cls.names_of_players(),
         board_shape=game_cls.board_shape,
+        hidden_information=issubclass(game_cls, HiddenInformation),
     )

@@ -8,43 +8,105 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kibitz.games import CHANCE, Diagram, Game, Move, Presentation, RecordNode
+from kibitz.games import (
+    CHANCE,
+    Diagram,
+    Game,
+    HiddenInformation,
+    Move,
+    Presentation,
+    RecordNode,
+    quoted,
+)
 from kibitz.server import convert
 from kibitz.server.validation import invalid, parse_position
 from kibitz.v1 import engine_pb2 as pb
 
 
-def position_info(game: type[Game], position: str, entries: Sequence[str]) -> pb.PositionInfo:
+def position_info(
+    game: type[Game], position: str, entries: Sequence[str], view_of: int | None = None
+) -> pb.PositionInfo:
     """The position `position` after the move-list `entries`, described (INVALID_ARGUMENT
-    for a bad position or move)."""
+    for a bad position or move); with `view_of`, as that player of a game with hidden
+    information sees it (DescribeRequest.view_of)."""
     state, expanded = parse_position(game, position, entries)
     start = game.read_position(position)
     played = _moves(start, expanded)
-    labels = start.label_line(played)
     sizes = [len(start.split_moves(entry)) for entry in entries]
-    legal = state.legal_moves()
+    if view_of is None:
+        shown, labels, last = state, start.label_line(played), played[-1] if played else None
+        legal = state.legal_moves()
+    else:
+        shown = _view(game, state, view_of)
+        labels = seen_labels(start, played, view_of)
+        last = played[-1] if played and labels[-1] != UNSEEN else None
+        legal = shown.legal_moves() if state.to_move() == view_of else []
     message = pb.PositionInfo(
         game=game.name,
-        position=state.position(),
-        board=state.render(),
+        position=shown.position(),
+        board=shown.render(),
         to_move=state.to_move(),
-        legal_moves=[state.format_move(move) for move in legal],
-        legal_move_labels=state.move_labels(legal),
+        legal_moves=[shown.format_move(move) for move in legal],
+        legal_move_labels=shown.move_labels(legal),
         perspective=state.perspective(),
-        board_shape=state.shape(),
+        board_shape=shown.shape(),
         played_labels=_grouped(labels, sizes),
         played_chance=_chance_entries(start, played, sizes),
         move_number=state.move_number(),
     )
-    if isinstance(state, Presentation):
-        drawn = state.diagram(played[-1] if played else None)
-        message.diagram.CopyFrom(diagram_to_pb(drawn, state))
-    if state.to_move() == CHANCE:
+    if isinstance(shown, Presentation):
+        message.diagram.CopyFrom(diagram_to_pb(shown.diagram(last), shown))
+    if state.to_move() == CHANCE and view_of is None:
         odds = dict(state.chance_outcomes())
         message.probabilities.extend(odds[move] for move in legal)
     if state.is_terminal():
         message.game_over.CopyFrom(convert.game_over_result(state).game_over)
     return message
+
+
+UNSEEN = "?"
+"""The label of a move that the player a position is described for did not see."""
+
+
+def _view(game: type[Game], state: Game, player: int) -> Game:
+    """`player`'s view of the full state `state`, read as a position of `game`."""
+    if not isinstance(state, HiddenInformation):
+        raise invalid(f"view_of: {game.name} hides nothing from its players")
+    if state.is_view():
+        raise invalid(
+            f"view_of needs a full state; {quoted(state.position())} is already "
+            f"{game.names_of_players()[state.observer()]}'s view"
+        )
+    if not 0 <= player < game.players:
+        raise invalid(f"view_of {player}: {game.name} has players 0 to {game.players - 1}")
+    return game.read_position(state.view(player))
+
+
+def seen_labels(start: Game, played: Sequence[Move], player: int) -> list[str]:
+    """The labels of the moves `played` from the full state `start` as `player` saw them:
+    a move's own label where `player` made it or where it changed what `player` knows
+    (their view after it differs from their view after another legal move or outcome in
+    its place), else UNSEEN (the opponent's hidden card, a blind mark)."""
+    labels = start.label_line(played)
+    walker = start.clone()
+    seen = []
+    for move, label in zip(played, labels, strict=True):
+        mover = walker.to_move()
+        if mover == CHANCE:
+            others = [outcome for outcome, _ in walker.chance_outcomes()]
+        else:
+            others = walker.legal_moves()
+        shown = mover == player or len({_view_after(walker, m, player) for m in others}) > 1
+        seen.append(label if shown else UNSEEN)
+        walker.play(move)
+    return seen
+
+
+def _view_after(state: Game, move: Move, player: int) -> str:
+    """`player`'s view of `state` after `move` (`state` itself unchanged)."""
+    after = state.clone()
+    after.play(move)
+    return after.view(player)  # type: ignore[attr-defined]  # HiddenInformation
 
 
 def _moves(start: Game, texts: Sequence[str]) -> list[Move]:

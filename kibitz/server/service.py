@@ -141,7 +141,8 @@ class EngineService(pb_grpc.EngineServiceServicer):
     @_handles_errors
     async def Describe(self, request: pb.DescribeRequest, context) -> pb.PositionInfo:
         game = game_named(request.game)
-        return presentation.position_info(game, request.position, request.moves)
+        view_of = request.view_of if request.HasField("view_of") else None
+        return presentation.position_info(game, request.position, request.moves, view_of)
 
     @_handles_errors
     async def ExportGame(self, request: pb.ExportRequest, context) -> pb.GameRecord:

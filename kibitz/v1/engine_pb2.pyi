@@ -18,7 +18,7 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ...) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ("name", "title", "players", "has_chance", "default_position", "notation_help", "default_engine", "zero_sum", "capabilities", "notation", "player_names", "board_shape")
+    __slots__ = ("name", "title", "players", "has_chance", "default_position", "notation_help", "default_engine", "zero_sum", "capabilities", "notation", "player_names", "board_shape", "hidden_information")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -31,6 +31,7 @@ class GameInfo(_message.Message):
     NOTATION_FIELD_NUMBER: _ClassVar[int]
     PLAYER_NAMES_FIELD_NUMBER: _ClassVar[int]
     BOARD_SHAPE_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_INFORMATION_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     players: int
@@ -43,7 +44,8 @@ class GameInfo(_message.Message):
     notation: str
     player_names: _containers.RepeatedScalarFieldContainer[str]
     board_shape: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[int] = ..., has_chance: _Optional[bool] = ..., default_position: _Optional[str] = ..., notation_help: _Optional[str] = ..., default_engine: _Optional[str] = ..., zero_sum: _Optional[bool] = ..., capabilities: _Optional[_Iterable[str]] = ..., notation: _Optional[str] = ..., player_names: _Optional[_Iterable[str]] = ..., board_shape: _Optional[_Iterable[int]] = ...) -> None: ...
+    hidden_information: bool
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[int] = ..., has_chance: _Optional[bool] = ..., default_position: _Optional[str] = ..., notation_help: _Optional[str] = ..., default_engine: _Optional[str] = ..., zero_sum: _Optional[bool] = ..., capabilities: _Optional[_Iterable[str]] = ..., notation: _Optional[str] = ..., player_names: _Optional[_Iterable[str]] = ..., board_shape: _Optional[_Iterable[int]] = ..., hidden_information: _Optional[bool] = ...) -> None: ...
 
 class ListEnginesRequest(_message.Message):
     __slots__ = ()
@@ -104,14 +106,16 @@ class OptionInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., type: _Optional[str] = ..., default: _Optional[str] = ..., min: _Optional[int] = ..., max: _Optional[int] = ..., choices: _Optional[_Iterable[str]] = ..., description: _Optional[str] = ...) -> None: ...
 
 class DescribeRequest(_message.Message):
-    __slots__ = ("game", "position", "moves")
+    __slots__ = ("game", "position", "moves", "view_of")
     GAME_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     MOVES_FIELD_NUMBER: _ClassVar[int]
+    VIEW_OF_FIELD_NUMBER: _ClassVar[int]
     game: str
     position: str
     moves: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., moves: _Optional[_Iterable[str]] = ...) -> None: ...
+    view_of: int
+    def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., moves: _Optional[_Iterable[str]] = ..., view_of: _Optional[int] = ...) -> None: ...
 
 class PositionInfo(_message.Message):
     __slots__ = ("game", "position", "board", "to_move", "legal_moves", "game_over", "probabilities", "perspective", "board_shape", "legal_move_labels", "diagram", "played_labels", "move_number", "played_chance")

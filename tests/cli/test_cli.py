@@ -216,6 +216,32 @@ def test_play_rolls_the_dice_for_both_sides_from_a_seed(address):
     assert first.stdout == again.stdout != other.stdout
 
 
+def test_play_kuhn_poker_shows_your_card_alone_until_the_showdown(address):
+    run = kibitz(address, "play", "kuhn-poker", "--engine", "cfr", "--seed", "5",
+                 stdin="moves\nr\nc\n")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "you see your view only" in run.stdout
+    seen, full = run.stdout.split("the full game:")
+    assert re.search(r"^dealt: [JQK]$", seen, re.MULTILINE)  # your card
+    assert re.search(r"^dealt: \?$", seen, re.MULTILINE)  # the engine's
+    assert set(re.findall(r"^player 2: (.),", seen, re.MULTILINE)) == {"?"}
+    assert "legal moves: c | r" in seen
+    assert re.search(r"^player 2: [JQK], in for \d$", full, re.MULTILINE)
+    assert "game over: " in full
+
+
+def test_play_phantom_tictactoe_hides_the_engines_marks(address):
+    cells = "\n".join(f"{c}{r}" for r in "123" for c in "abc")  # some bump into x's marks
+    run = kibitz(address, "play", "phantom-tictactoe", "--you", "second", "--nodes", "200",
+                 stdin=cells + "\n")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    seen, full = run.stdout.split("the full game:")
+    views = re.findall(r"^o's view\n((?:\d .*\n){3})", seen, re.MULTILINE)
+    assert views and views[0].count("x") == 0  # x moved first, unseen
+    assert "engine plays" not in seen  # its marks are never announced
+    assert full.count("x") >= 3 and "game over: " in full
+
+
 def test_sigterm_answers_running_searches_then_exits():
     server = ServerProcess()
     analyse = subprocess.Popen(
