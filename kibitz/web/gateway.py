@@ -379,10 +379,16 @@ async def engines(request: Request, gateway: Gateway) -> Response:
 
 
 async def describe(request: Request, gateway: Gateway) -> Response:
+    """A position described; `viewOf` (a player): as that player sees it (hidden
+    information: DescribeRequest.view_of)."""
     data = await _body(request)
     client = gateway.client(data.get("server"))
     game, position, moves = _text(data, "game"), _text(data, "position", ""), _moves(data)
-    return JSONResponse(_as_dict(await client.describe(game, position, moves)))
+    view_of = data.get("viewOf")
+    if view_of is not None and (not isinstance(view_of, int) or isinstance(view_of, bool)):
+        raise RequestError("viewOf must be a player's index (0 = first player)")
+    answer = await client.describe(game, position, moves, view_of=view_of)
+    return JSONResponse(_as_dict(answer))
 
 
 async def open_session(request: Request, gateway: Gateway) -> Response:

@@ -106,6 +106,15 @@ def test_describe_passes_on_the_servers_diagram_and_labels(http):
     ]
 
 
+def test_describe_passes_on_a_players_view(http):
+    body = {"game": "kuhn-poker", "moves": ["K", "Q", "c"], "viewOf": 1}
+    answer = http.post("/api/describe", json=body).json()
+    assert (answer["position"], answer["playedLabels"]) == ("Q:c", ["?", "Q", "check"])
+    assert answer["legalMoves"] == ["c", "r"] and answer["toMove"] == 1
+    games = {game["name"]: game for game in http.get("/api/games").json()["games"]}
+    assert games["kuhn-poker"]["hiddenInformation"] and not games["chess"]["hiddenInformation"]
+
+
 @pytest.mark.parametrize(
     ("path", "body", "status", "code", "words"),
     [
@@ -113,6 +122,9 @@ def test_describe_passes_on_the_servers_diagram_and_labels(http):
         ("/api/describe", {"game": "go"}, 404, "NOT_FOUND", "go"),
         ("/api/describe", {"game": "connect4", "moves": "44"}, 400, "BAD_REQUEST", "moves"),
         ("/api/describe", {"position": ""}, 400, "BAD_REQUEST", "game"),
+        ("/api/describe", {"game": "kuhn-poker", "viewOf": "1"}, 400, "BAD_REQUEST", "viewOf"),
+        ("/api/describe", {"game": "kuhn-poker", "viewOf": True}, 400, "BAD_REQUEST", "viewOf"),
+        ("/api/describe", {"game": "chess", "viewOf": 0}, 400, "INVALID_ARGUMENT", "hides"),
         ("/api/describe", {"game": "connect4", "server": 7}, 404, "NOT_FOUND", "server"),
         ("/api/describe", [1, 2], 400, "BAD_REQUEST", "object"),
         ("/api/sessions", {"game": "connect4", "engine": "nope"}, 404, "NOT_FOUND", "nope"),

@@ -33,6 +33,7 @@ export const app = {
   locked: false, // a game is running: the line may not be edited
   humanTurn: () => true, // set by play.js while a game runs
   yourSeats: () => [], // the seats you play in the running game (play.js)
+  viewOf: () => null, // hidden information: the seat whose view the board shows (play.js)
   readOptions: () => ({}),
   listeners: [], // called after every change of position
   stoppers: [], // stop analysis, games: called before the game changes
@@ -185,12 +186,7 @@ async function retry() {
 // later change's own refresh shows its position.
 export async function refresh() {
   const node = app.node;
-  const answer = await post("/api/describe", {
-    server: app.server,
-    game: app.game.name,
-    position: app.start,
-    moves: app.moves.slice(0, app.cursor),
-  });
+  const answer = await describe(app.viewOf());
   if (app.node !== node) return;
   app.position = answer;
   const path = pathTo(node);
@@ -202,6 +198,13 @@ export async function refresh() {
   app.version += 1;
   render();
   for (const listener of app.listeners) listener();
+}
+
+// The board's position as the server describes it: as player `viewOf` sees it where set
+// (a game with hidden information, the page its referee), else itself.
+export function describe(viewOf = null) {
+  const request = { server: app.server, game: app.game.name, position: app.start, moves: app.moves.slice(0, app.cursor) };
+  return post("/api/describe", viewOf === null ? request : { ...request, viewOf });
 }
 
 export function render() {

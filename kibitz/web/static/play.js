@@ -2,8 +2,12 @@
 // three players and more you take one seat or several, the engine the others), and
 // engine against engine (each on a server of its own, watched live); a finished game is
 // downloadable in its game's record format, as the server writes it.
+//
+// A game with hidden information (poker, blind tic-tac-toe) is refereed here: the page keeps
+// the full game, deals, draws your view alone while you play (the server's Describe
+// `view_of`), asks each engine about its own view, and shows the full game at the end.
 
-import { $, app, outcomeText, playMove, randomOutcome, render, showError } from "./app.js";
+import { $, app, describe, outcomeText, playMove, randomOutcome, refresh, render, showError } from "./app.js";
 import { closeSession, enginesFor, fillEngineSelect, search, stopSearch } from "./engines.js";
 import { escapeHtml, fillSelect } from "./html.js";
 import { downloadRecord, exportBody } from "./records.js";
@@ -31,11 +35,36 @@ function playedText(who, side, result) {
   return `${who} (${name}) played ${move}${score}`;
 }
 
-async function engineMove(purpose, choice, limits, onInfo) {
+// What you saw of an engine's move in a game with hidden information: its label in your
+// view ("?": nothing).
+function seenText(who, side) {
+  const labels = app.position.playedLabels || [];
+  const seen = labels[labels.length - 1];
+  const name = app.playerName(side);
+  return !seen || seen === "?" ? `${who} (${name}) moved, unseen` : `${who} (${name}) played ${seen}`;
+}
+
+// Whether the game hides information: engines are asked about their own view, and their
+// scores are not shown (they would tell what the engine holds).
+const hidden = () => Boolean(app.game.hiddenInformation);
+
+// `mover`'s engine's question: the board's position, or in a game with hidden information
+// the mover's view of it.
+async function question(mover, limits) {
+  if (!hidden()) return app.request(limits);
+  return { position: (await describe(mover)).position, moves: [], limits };
+}
+
+// The chance event at the board, drawn from the full position (a view lists no outcomes).
+async function playChance() {
+  await playMove(randomOutcome(hidden() ? await describe() : app.position));
+}
+
+async function engineMove(purpose, choice, limits, onInfo, mover) {
   const ply = app.cursor;
-  const result = await search(purpose, choice, app.request(limits), onInfo);
+  const result = await search(purpose, choice, await question(mover, limits), onInfo);
   if (!game || game.stopped) return null;
-  record(ply, result);
+  if (!hidden()) record(ply, result);
   if (!result.bestMove) return null;
   await playMove(result.bestMove);
   return result;
@@ -137,13 +166,18 @@ function engineLimits() {
   };
 }
 
+// The game ends; one with hidden information is shown whole first (the board was your view).
 function finish(text) {
   if (game.clock) game.clock.running = null;
   clearInterval(game.ticker);
   game.over = true;
   lock(false);
-  setPlayState("over", text);
   showClocks();
+  if (!(game.kind === "play" && hidden())) return setPlayState("over", text);
+  setPlayState("ending", text);
+  refresh()
+    .catch(showError)
+    .then(() => setPlayState("over", text));
 }
 
 // After every change of position during a game: whose turn it is.
@@ -157,7 +191,7 @@ async function turn() {
     return;
   }
   if (position.toMove === -1) {
-    await playMove(randomOutcome(position));
+    await playChance();
     return;
   }
   const mover = position.toMove;
@@ -172,12 +206,12 @@ async function turn() {
   startClock(mover);
   game.thinking = true;
   try {
-    const result = await engineMove("play", game.choice, engineLimits(), () => {});
+    const result = await engineMove("play", game.choice, engineLimits(), () => {}, mover);
     punchClock(mover);
     game.thinking = false;
     if (game.clock && game.clock.left[mover] <= 0) finish(`${name} lost on time`);
     else if (result) {
-      $("play-last").textContent = playedText("engine", mover, result);
+      $("play-last").textContent = hidden() ? seenText("engine", mover) : playedText("engine", mover, result);
       await turn();
     }
   } catch (error) {
@@ -191,6 +225,7 @@ async function turn() {
 
 async function startGame() {
   const seats = pickedSeats();
+  if (hidden()) await describe(seats[0]); // a view has no other player's: refused here
   const choice = app.engineChoice();
   const clock =
     $("play-limit").value === "clock"
@@ -218,7 +253,8 @@ async function startGame() {
   if (seatCount() === 2) app.flipped = seats[0] === 1;
   game.ticker = clock ? setInterval(tick, 100) : null;
   lock(true);
-  await turn();
+  if (hidden()) await refresh(); // your view; its listeners take the first turn
+  else await turn();
 }
 
 // The clock display, and a player whose time ran out while it was their move.
@@ -241,6 +277,7 @@ async function stopGame() {
 export function initPlay() {
   app.humanTurn = () => Boolean(game && game.kind === "play" && !game.thinking && yours(app.position.toMove));
   app.yourSeats = () => (game && game.kind === "play" ? game.seats : []);
+  app.viewOf = () => (game && game.kind === "play" && !game.over && hidden() ? game.seats[0] : null);
   $("play-limit").onchange = () => {
     const clock = $("play-limit").value === "clock";
     $("play-clock-box").hidden = !clock;
@@ -337,14 +374,14 @@ async function watch() {
         break;
       }
       if (position.toMove === -1) {
-        await playMove(randomOutcome(position));
+        await playChance();
         continue;
       }
       const side = position.toMove;
       const onInfo = (info) => {
         if (info.depth) $("watch-info").textContent = `${game.players[side]}: depth ${info.depth}, ${info.score.text}, ${(info.pvLabels || []).join(" ")}`;
       };
-      const result = await engineMove(`watch${side}`, sides[side], { moveTimeMs }, onInfo);
+      const result = await engineMove(`watch${side}`, sides[side], { moveTimeMs }, onInfo, side);
       if (result) $("watch-info").textContent = playedText(game.players[side], side, result);
       else if (!game.stopped && !app.position.gameOver) throw new Error("the engine answered no move");
     }
