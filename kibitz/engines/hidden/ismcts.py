@@ -37,7 +37,7 @@ from typing import Any, ClassVar
 from kibitz.engines.base import OptionSpec, SearchContext
 from kibitz.engines.driver import SearchDriver, root_candidates, terminal_result
 from kibitz.engines.hidden import common
-from kibitz.engines.mcts.engine import CHECK_MOST, child_score
+from kibitz.engines.mcts.engine import child_score, poll_steps
 from kibitz.engines.mcts.evaluators import random_playout
 from kibitz.engines.mcts.simulation import back_up
 from kibitz.engines.mcts.tree import NODE_BYTES, Node
@@ -157,24 +157,13 @@ class ISMCTS(common.HiddenEngine):
         )
 
     def _iterate(self, iterations: Iterations, driver: SearchDriver, limits: Limits) -> StopReason:
-        """Iterations until a limit is reached (`MCTS._simulate`'s polling); why it ended."""
-        depth = None if limits.infinite else limits.depth
-        check_at = 0
-        while True:
-            count = iterations.count
-            if count >= check_at:
-                elapsed = driver.elapsed()
-                reason = driver.stop_reason(count, elapsed, first_step=count == 0)
-                if reason is not None:
-                    return reason
-                if driver.target_passed(elapsed):
-                    return StopReason.TIME
-                if depth is not None and count and iterations.depth_total >= depth * count:
-                    return StopReason.DEPTH
-                if driver.info_due(elapsed):
-                    self._report(iterations, driver, iterations.root_moves())
-                check_at = driver.next_check(count, elapsed, CHECK_MOST)
-            iterations.run()
+        """Iterations until a limit is reached (MCTS's polling); why it ended."""
+        return poll_steps(
+            iterations,
+            driver,
+            limits,
+            lambda elapsed: self._report(iterations, driver, iterations.root_moves()),
+        )
 
     def _report(
         self, iterations: Iterations, driver: SearchDriver, root_moves: list[RootMove]
@@ -229,6 +218,14 @@ class Iterations:
         self.count = 0
         self.depth_total = 0
         self.max_depth = 0
+
+    @property
+    def steps(self) -> int:
+        """The iterations run (`poll_steps` counts them)."""
+        return self.count
+
+    def solved(self) -> bool:
+        return False  # a view's value is an estimate over sampled worlds, never proven
 
     def run(self) -> None:
         """One iteration: a world, the walk down the tree, a playout, the backup."""

@@ -8,8 +8,8 @@ their leaf evaluations in `evaluators.py`, the tree in `tree.py`, tree reuse in 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Protocol
 
 from kibitz.engines.base import Engine, OptionSpec, Requirements, SearchContext
 from kibitz.engines.driver import SearchDriver, root_candidates, terminal_result
@@ -26,6 +26,51 @@ from kibitz.vocabulary import Bound, ScoreKind, StopReason
 
 CHECK_MOST = 64
 """Simulations between two polls of the clock and the stop signal, at most."""
+
+
+class Steps(Protocol):
+    """A search made of steps (MCTS's simulations, ISMCTS's iterations) that `poll_steps`
+    drives."""
+
+    depth_total: int
+    """The depths of every step's walk, summed (the depth limit is on their mean)."""
+
+    @property
+    def steps(self) -> int:
+        """The steps run so far."""
+
+    def run(self) -> None:
+        """One step."""
+
+    def solved(self) -> bool:
+        """Whether the root's value is proven (no step can change it)."""
+
+
+def poll_steps(
+    steps: Steps, driver: SearchDriver, limits: Limits, report: Callable[[float], None]
+) -> StopReason:
+    """Steps until a limit is reached or the root is proven; why it ended. The limits are
+    looked at every so many steps (`driver.next_check`), with `report(elapsed)` where an
+    Info is due."""
+    depth = None if limits.infinite else limits.depth
+    check_at = 0
+    while True:
+        if steps.solved():
+            return StopReason.SOLVED
+        done = steps.steps
+        if done >= check_at:
+            elapsed = driver.elapsed()
+            reason = driver.stop_reason(done, elapsed, first_step=done == 0)
+            if reason is not None:
+                return reason
+            if driver.target_passed(elapsed):
+                return StopReason.TIME
+            if depth is not None and done and steps.depth_total >= depth * done:
+                return StopReason.DEPTH
+            if driver.info_due(elapsed):
+                report(elapsed)
+            check_at = driver.next_check(done, elapsed, CHECK_MOST)
+        steps.run()
 
 
 class MCTS(Engine):
@@ -285,26 +330,12 @@ class MCTS(Engine):
         self, simulations: Simulations, driver: SearchDriver, limits: Limits
     ) -> StopReason:
         """Simulations until a limit is reached or the root is proven; why it ended."""
-        root = simulations.root
-        depth = None if limits.infinite else limits.depth
-        check_at = 0
-        while True:
-            if root.proven is not None:
-                return StopReason.SOLVED
-            playouts = simulations.playouts
-            if playouts >= check_at:
-                elapsed = driver.elapsed()
-                reason = driver.stop_reason(playouts, elapsed, first_step=playouts == 0)
-                if reason is not None:
-                    return reason
-                if driver.target_passed(elapsed):
-                    return StopReason.TIME
-                if depth is not None and playouts and simulations.depth_total >= depth * playouts:
-                    return StopReason.DEPTH
-                if driver.info_due(elapsed):
-                    self._report(simulations, driver, limits.multipv, elapsed)
-                check_at = driver.next_check(playouts, elapsed, CHECK_MOST)
-            simulations.run()
+        return poll_steps(
+            simulations,
+            driver,
+            limits,
+            lambda elapsed: self._report(simulations, driver, limits.multipv, elapsed),
+        )
 
     def _report(
         self, simulations: Simulations, driver: SearchDriver, multipv: int, elapsed: float

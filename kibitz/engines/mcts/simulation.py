@@ -94,6 +94,14 @@ class Simulations:
 
     # -- one simulation ---------------------------------------------------------------------
 
+    @property
+    def steps(self) -> int:
+        """The simulations run (`poll_steps` counts them)."""
+        return self.playouts
+
+    def solved(self) -> bool:
+        return self.root.proven is not None
+
     def run(self) -> None:
         """One simulation: down the tree, the evaluation of its edge (a playout), the
         backup."""
