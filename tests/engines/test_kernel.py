@@ -150,15 +150,15 @@ def test_an_error_in_the_reporter_propagates_and_leaves_the_engine_usable() -> N
 def test_tables_follow_the_option_and_new_game() -> None:
     engine = AlphaBeta({"Hash": 1})
     run(ConnectFour.from_position("44"), Limits(depth=6), engine)
-    assert isinstance(engine._tt, kernels.NativeTable)
-    assert engine._tt.size == 1024 * 1024 // kernels.ENTRY_BYTES
+    assert isinstance(engine.kept_table.table, kernels.NativeTable)
+    assert engine.kept_table.table.size == 1024 * 1024 // kernels.ENTRY_BYTES
     engine.set_options({"Kernel": False})
     run(ConnectFour.from_position("44"), Limits(depth=6), engine)
-    assert not isinstance(engine._tt, kernels.NativeTable)
-    table = engine._tt
+    assert not isinstance(engine.kept_table.table, kernels.NativeTable)
+    table = engine.kept_table.table
     table.store(7, 1, 0, 1, None, 0)
     engine.new_game()
-    assert engine._tt is table and table.probe(7) is None
+    assert engine.kept_table.table is table and table.probe(7) is None
 
 
 class ReporterStop:

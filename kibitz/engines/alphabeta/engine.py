@@ -19,7 +19,7 @@ from kibitz.engines.alphabeta.nodes import NodeSearch, clamped_evaluation
 from kibitz.engines.alphabeta.ordering import QuietMoveOrdering
 from kibitz.engines.alphabeta.root import RootSearch
 from kibitz.engines.alphabeta.solve import solve
-from kibitz.engines.alphabeta.table import ENTRY_BYTES, TranspositionTable, entries_for_mb
+from kibitz.engines.alphabeta.table import ENTRY_BYTES, KeptTable, TranspositionTable
 from kibitz.engines.base import Engine, OptionSpec, Requirements, SearchContext
 from kibitz.engines.driver import SearchDriver, root_candidates, terminal_result, unsearched_result
 from kibitz.engines.types import MAX_PLY, Limits, Result, Score
@@ -157,33 +157,22 @@ class AlphaBeta(Engine):
     ) -> None:
         """`tt_entries` (a test hook) fixes the table's slot count, 0 = no table at all."""
         super().__init__(options)
-        self._tt_entries_override = tt_entries
-        self._tt: TranspositionTable | kernels.NativeTable | None = None  # made by search()
+        self.kept_table = KeptTable(tt_entries)  # made by search()
         self._ordering = QuietMoveOrdering()
 
     def _table(self, native: bool) -> TranspositionTable | kernels.NativeTable:
-        """The table kept between searches, replaced when its kind or size should change."""
-        kind = kernels.NativeTable if native else TranspositionTable
-        entries = self._tt_entries_override
-        if entries is None:
-            megabytes = int(self.options["Hash"])
-            entries = entries_for_mb(megabytes, kernels.ENTRY_BYTES if native else ENTRY_BYTES)
-        if type(self._tt) is not kind or self._tt.size != entries:
-            self.close()
-            self._tt = kind(entries)
-        return self._tt
+        """The table kept between searches, of the kind the search needs."""
+        megabytes = int(self.options["Hash"])
+        if native:
+            return self.kept_table.get(kernels.NativeTable, megabytes, kernels.ENTRY_BYTES)
+        return self.kept_table.get(TranspositionTable, megabytes, ENTRY_BYTES)
 
     def new_game(self) -> None:
-        if self._tt is not None:
-            self._tt.clear()
+        self.kept_table.clear()
         self._ordering.clear()
 
     def close(self) -> None:
-        """Let go of the table, emptied first: its `clear` frees millions of entries in
-        steps, where dropping it whole would hold the interpreter for seconds."""
-        if self._tt is not None:
-            self._tt.clear()
-            self._tt = None
+        self.kept_table.close()
 
     def search(self, state: Game, limits: Limits, context: SearchContext) -> Result:
         options = self.options

@@ -12,7 +12,7 @@ the root: `store` and `adjust_probe` shift them by the node's ply.
 from __future__ import annotations
 
 import functools
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from kibitz.engines.types import WIN_THRESHOLD
 from kibitz.games import Move
@@ -60,6 +60,40 @@ def entries_for_mb(megabytes: int, entry_bytes: int = ENTRY_BYTES) -> int:
     if megabytes <= 0:
         return 0
     return max(1, megabytes * 1024 * 1024 // entry_bytes)
+
+
+Table = TypeVar("Table")
+
+
+class KeptTable:
+    """An engine's transposition table, kept between its searches (alpha-beta's, the
+    multi-player engines'): `get` answers it, made again where the kind or the size wanted
+    changed. Its size comes from the engine's Hash option in MB, unless `entries` (the
+    engines' `tt_entries` test hook) fixes the slot count: 0 = no table at all."""
+
+    def __init__(self, entries: int | None = None) -> None:
+        self.entries = entries
+        self.table: Any = None
+
+    def get(self, kind: type[Table], megabytes: int, entry_bytes: int) -> Table:
+        entries = self.entries
+        if entries is None:
+            entries = entries_for_mb(megabytes, entry_bytes)
+        if type(self.table) is not kind or self.table.size != entries:
+            self.close()
+            self.table = kind(entries)
+        return self.table
+
+    def clear(self) -> None:
+        """Empty the table (a new game)."""
+        if self.table is not None:
+            self.table.clear()
+
+    def close(self) -> None:
+        """Let go of the table, emptied first: its `clear` frees millions of entries in
+        steps, where dropping it whole would hold the interpreter for seconds."""
+        self.clear()
+        self.table = None
 
 
 def to_tt(score: int, ply: int) -> int:

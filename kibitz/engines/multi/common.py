@@ -16,8 +16,13 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from kibitz.engines.alphabeta.nodes import Abort
-from kibitz.engines.alphabeta.table import BOUNDS, ENTRY_BYTES, EXACT, TranspositionTable
-from kibitz.engines.alphabeta.table import entries_for_mb as _entries_for_mb
+from kibitz.engines.alphabeta.table import (
+    BOUNDS,
+    ENTRY_BYTES,
+    EXACT,
+    KeptTable,
+    TranspositionTable,
+)
 from kibitz.engines.base import Engine, OptionSpec, Requirements, SearchContext
 from kibitz.engines.driver import SearchDriver, root_candidates, unsearched_result
 from kibitz.engines.types import MAX_PLY, Limits, Result, RootMove, Score
@@ -32,6 +37,8 @@ CHECK_EVERY = 512
 """Nodes between two polls of the clock and the stop signal, at most."""
 VECTOR_BYTES = 120
 """What a table slot's value vector adds to `ENTRY_BYTES` (a tuple of a few floats)."""
+VECTOR_ENTRY_BYTES = ENTRY_BYTES + VECTOR_BYTES
+"""A slot of the table with its value vector."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,10 +130,6 @@ class VectorTable(TranspositionTable):
     def values_of(self, key: int) -> Values | None:
         """The vector stored with `key`'s entry (after a `probe` that found it)."""
         return self.vectors[key % self.size]
-
-
-def entries_for_mb(megabytes: int) -> int:
-    return _entries_for_mb(megabytes, ENTRY_BYTES + VECTOR_BYTES)
 
 
 HASH_OPTION = OptionSpec(
@@ -268,26 +271,16 @@ class MultiPlayerEngine(Engine):
     ) -> None:
         """`tt_entries` (a test hook) fixes the table's slot count, 0 = no table at all."""
         super().__init__(options)
-        self._tt_entries_override = tt_entries
-        self._tt: VectorTable | None = None
+        self.kept_table = KeptTable(tt_entries)
 
     def table(self) -> VectorTable:
-        entries = self._tt_entries_override
-        if entries is None:
-            entries = entries_for_mb(int(self.options["Hash"]))
-        if self._tt is None or self._tt.size != entries:
-            self.close()
-            self._tt = VectorTable(entries)
-        return self._tt
+        return self.kept_table.get(VectorTable, int(self.options["Hash"]), VECTOR_ENTRY_BYTES)
 
     def new_game(self) -> None:
-        if self._tt is not None:
-            self._tt.clear()
+        self.kept_table.clear()
 
     def close(self) -> None:
-        if self._tt is not None:
-            self._tt.clear()
-            self._tt = None
+        self.kept_table.close()
 
     def start(self, counter: NodeCounter, table: VectorTable, moves: list[Move]) -> Any:
         """The node search of one search from the root: `iterate(depth)` searches the root
