@@ -7,7 +7,7 @@ test's own reading of that string (`kuhn_view`, `leduc_view`: no code of ours)."
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import pyspiel
@@ -137,3 +137,39 @@ def spiel_count(game: str) -> tuple[int, int]:
         return nodes, terminals
 
     return below(pyspiel.load_game(game).new_initial_state())
+
+
+def every_node(start: LimitPoker) -> Iterator[LimitPoker]:
+    """Every node of the tree under `start`, depth first: the one state, moved there (use
+    it before asking for the next)."""
+    yield start
+    for move in start.legal_moves():
+        start.play(move)
+        yield from every_node(start)
+        start.undo()
+
+
+def every_view(start: LimitPoker) -> set[tuple[int, str]]:
+    """(player, view) for both players at every node of the tree under `start`."""
+    return {(player, state.view(player)) for state in every_node(start) for player in (0, 1)}
+
+
+def assert_views_hide_the_other_card(start: LimitPoker, card: str) -> None:
+    """At every node under `start`, each player's view names only their own card and the
+    public cards (a card is written as the regular expression `card` matches), and read
+    from its text alone it draws '?' for the other player's card."""
+    game = type(start)
+    seen: set[tuple[int, str]] = set()
+    for state in every_node(start):
+        for player in (0, 1):
+            other, text = 1 - player, state.view(player)
+            if state.cards[other] < 0:  # not dealt: nothing to hide
+                continue
+            visible = {game.card_text(dealt) for dealt in state.cards if dealt >= 0}
+            visible.discard(game.card_text(state.cards[other]))
+            assert set(re.findall(card, text)) == visible, text
+            seen.add((other, text))
+    for other, text in seen:
+        view = game.from_position(text)
+        assert f"player {other + 1}: ?" in view.render()
+        assert view.diagram().gauges[other].label == f"player {other + 1}: ?"

@@ -11,28 +11,20 @@ import re
 from collections import Counter
 
 import pytest
-from poker_trees import count, kuhn_view, spiel_count, walk
+from poker_trees import (
+    assert_views_hide_the_other_card,
+    count,
+    every_view,
+    kuhn_view,
+    spiel_count,
+    walk,
+)
 
 from kibitz.games import CHANCE, GAMES, IllegalMoveError, NotationError
 from kibitz.games.poker import KuhnPoker
 from kibitz.games.poker.limit import CALL, FOLD, RAISE
 
 CARDS = "JQK"
-
-
-def every_view() -> set[tuple[int, str]]:
-    """(player, view) for both players at every node of the tree."""
-    views = set()
-
-    def visit(state: KuhnPoker) -> None:
-        views.update((player, state.view(player)) for player in (0, 1))
-        for move in state.legal_moves():
-            state.play(move)
-            visit(state)
-            state.undo()
-
-    visit(KuhnPoker.from_position(""))
-    return views
 
 
 def test_the_game_is_registered():
@@ -97,7 +89,7 @@ def test_a_hand_is_dealt_and_bet_move_by_move():
 
 
 def test_every_view_reads_back_as_itself_with_its_worlds():
-    views = every_view()
+    views = every_view(KuhnPoker.from_position(""))
     # 2 players x 3 cards x 9 bettings ("", c, r, cc, cr, rc, rf, crc, crf), and at the
     # deal: "--:" (both), "J-:", "Q-:", "K-:" (player 1), "?-:" (player 2)
     assert len(views) == 2 * 3 * 9 + 6
@@ -137,29 +129,7 @@ def test_sampling_draws_each_world_equally_often():
 
 
 def test_a_view_shows_no_hidden_card():
-    """At every node of the tree, each player's view names only their own card and the
-    public cards, and its render and diagram show '?' for the other player's card."""
-
-    def visit(state: KuhnPoker) -> None:
-        for player in (0, 1):
-            other, text = 1 - player, state.view(player)
-            if state.cards[other] < 0:  # not dealt: nothing to hide
-                continue
-            visible = {KuhnPoker.card_text(card) for card in state.cards if card >= 0}
-            visible.discard(KuhnPoker.card_text(state.cards[other]))
-            assert set(re.findall(r"[JQK]", text)) == visible, text
-            seen.add((other, text))
-        for move in state.legal_moves():
-            state.play(move)
-            visit(state)
-            state.undo()
-
-    seen: set[tuple[int, str]] = set()
-    visit(KuhnPoker.from_position(""))
-    for other, text in seen:  # a view is read from its text alone
-        view = KuhnPoker.from_position(text)
-        assert f"player {other + 1}: ?" in view.render()
-        assert view.diagram().gauges[other].label == f"player {other + 1}: ?"
+    assert_views_hide_the_other_card(KuhnPoker.from_position(""), r"[JQK]")
 
 
 def test_a_view_plays_public_betting_and_deals_from_what_its_observer_has_not_seen():

@@ -11,7 +11,14 @@ import re
 from collections import Counter
 
 import pytest
-from poker_trees import count, leduc_view, spiel_count, walk
+from poker_trees import (
+    assert_views_hide_the_other_card,
+    count,
+    every_view,
+    leduc_view,
+    spiel_count,
+    walk,
+)
 
 from kibitz.games import CHANCE, GAMES, IllegalMoveError, NotationError
 from kibitz.games.poker import LeducPoker
@@ -20,18 +27,7 @@ from kibitz.games.poker.limit import CALL, FOLD, RAISE
 
 @pytest.fixture(scope="module")
 def views() -> set[tuple[int, str]]:
-    """(player, view) for both players at every node of the tree."""
-    found = set()
-
-    def visit(state: LeducPoker) -> None:
-        found.update((player, state.view(player)) for player in (0, 1))
-        for move in state.legal_moves():
-            state.play(move)
-            visit(state)
-            state.undo()
-
-    visit(LeducPoker.from_position(""))
-    return found
+    return every_view(LeducPoker.from_position(""))
 
 
 def test_the_game_is_registered():
@@ -130,29 +126,7 @@ def test_sampling_draws_each_world_equally_often():
 
 
 def test_a_view_shows_no_hidden_card():
-    """At every node of the tree, each player's view names only their own card and the
-    public cards, and its render and diagram show '?' for the other player's card."""
-
-    def visit(state: LeducPoker) -> None:
-        for player in (0, 1):
-            other, text = 1 - player, state.view(player)
-            if state.cards[other] < 0:  # not dealt: nothing to hide
-                continue
-            visible = {LeducPoker.card_text(card) for card in state.cards if card >= 0}
-            visible.discard(LeducPoker.card_text(state.cards[other]))
-            assert set(re.findall(r"[JQK][sh]", text)) == visible, text
-            seen.add((other, text))
-        for move in state.legal_moves():
-            state.play(move)
-            visit(state)
-            state.undo()
-
-    seen: set[tuple[int, str]] = set()
-    visit(LeducPoker.from_position(""))
-    for other, text in seen:  # a view is read from its text alone
-        view = LeducPoker.from_position(text)
-        assert f"player {other + 1}: ?" in view.render()
-        assert view.diagram().gauges[other].label == f"player {other + 1}: ?"
+    assert_views_hide_the_other_card(LeducPoker.from_position(""), r"[JQK][sh]")
 
 
 def test_a_view_deals_the_public_card_from_what_its_observer_has_not_seen():
