@@ -12,6 +12,7 @@ from kibitz.games.base import (
     RecordNode,
     quoted,
 )
+from kibitz.games.bridge import Bridge
 from kibitz.games.capabilities import (
     CAPABILITIES,
     Capability,
@@ -67,6 +68,7 @@ for _game in (
     PhantomTicTacToe,
     KuhnPoker,
     LeducPoker,
+    Bridge,
 ):
     GAMES.register(_game)
 

@@ -22,7 +22,7 @@ async def client(server):
 
 async def test_the_games_that_hide_information_say_so(client):
     hiding = {info.name for info in await client.games() if info.hidden_information}
-    assert hiding == {"kuhn-poker", "leduc-poker", "phantom-tictactoe"}
+    assert hiding == {"bridge", "kuhn-poker", "leduc-poker", "phantom-tictactoe"}
 
 
 async def test_each_player_of_kuhn_poker_sees_their_own_card_and_the_betting(client):
