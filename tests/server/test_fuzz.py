@@ -151,7 +151,10 @@ def request_for(fuzzer: Fuzzer, method):
     if method.name == "Describe" and rng.random() < 0.5:
         request.game = rng.choice(GAMES)
         start = REGISTERED[request.game].default_position
-        request.position = rng.choice([start, start, *POSITIONS, *HOSTILE])
+        if rng.random() < 0.5:  # the start as it is: some Describes must get through
+            request.position = start
+            return request
+        request.position = rng.choice([start, *POSITIONS, *HOSTILE])
         request.moves.extend(fuzzer.text("moves") for _ in range(rng.randint(0, 3)))
         return request
     if method.name not in SEARCHES or rng.random() < 0.5:
