@@ -28,6 +28,7 @@ KERNELS = [
         ("kibitz.engines.mcts.kernels._playouts", []),
         ("kibitz.games.chess._board", []),
         ("kibitz.games._sliding_kernel", []),
+        ("kibitz.engines.dds.kernels._solver", []),
     )
 ]
 

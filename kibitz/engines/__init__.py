@@ -19,6 +19,7 @@ from kibitz.engines.base import (
     SearchContext,
 )
 from kibitz.engines.csp import CSP
+from kibitz.engines.dds.engine import DoubleDummy
 from kibitz.engines.expectimax import Expectimax
 from kibitz.engines.hidden import CFR, ISMCTS, PIMC
 from kibitz.engines.mcts import MCTS
@@ -58,6 +59,7 @@ ENGINES.register(BestReply)
 ENGINES.register(CFR)
 ENGINES.register(PIMC)
 ENGINES.register(ISMCTS)
+ENGINES.register(DoubleDummy)
 
 
 def load_plugins() -> list[str]:

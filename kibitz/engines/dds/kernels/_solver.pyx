@@ -1,0 +1,831 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The double-dummy search of `solver.py` in C, node for node.
+
+`KernelSolver` is `solver.Solver` compiled: the same null-window searches in the same
+bisection, the same quick tricks, the same winning-rank table entries probed and stored at
+the same trick boundaries and in the same order (open-addressing maps that grow and never
+drop an entry, and each bucket's tops records in insertion order, so they answer as the
+Python dicts do), the same equivalent-card runs and the same move weights sorted the same
+stable way, the same polls. Tests check equal values and equal node counts against
+the pure-Python solver, which stays the reference.
+"""
+
+from libc.stdint cimport uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+
+from kibitz.engines.dds import solver as _reference
+
+
+cdef extern from *:
+    int popcount "__builtin_popcountll"(unsigned long long) nogil
+    int leading_zeros "__builtin_clzll"(unsigned long long) nogil
+    int trailing_zeros "__builtin_ctzll"(unsigned long long) nogil
+
+
+cdef long long POLL_NODES = _reference.POLL_NODES
+
+
+cdef enum:
+    NO_TRUMP = 4
+    FULL_SUIT = 8191
+    MAX_PLIES = 53
+    MAX_MOVES = 13
+
+
+cdef struct Slot:
+    uint64_t key[4]
+    int a  # a bucket's first and last tops records; an entry's low and high bounds
+    int b
+    int used
+
+
+cdef struct Map:
+    Slot* slots
+    uint64_t capacity  # a power of two, at least twice the slots used
+    uint64_t used
+
+
+cdef struct TopsRecord:
+    int tops[4]  # how many of each suit's highest live cards an entry fixes
+    int next  # the bucket's next record, -1 for none
+
+
+cdef int map_init(Map* table, uint64_t capacity) noexcept:
+    table.slots = <Slot*> calloc(capacity, sizeof(Slot))
+    table.capacity = capacity
+    table.used = 0
+    return table.slots != NULL
+
+
+cdef Slot* map_find(Map* table, uint64_t* key) noexcept nogil:
+    """The key's slot: its own, or the empty one where it would go."""
+    cdef uint64_t mask = table.capacity - 1
+    cdef uint64_t slot = mix(key) & mask
+    cdef Slot* found
+    while True:
+        found = &table.slots[slot]
+        if not found.used or (
+            found.key[0] == key[0] and found.key[1] == key[1]
+            and found.key[2] == key[2] and found.key[3] == key[3]
+        ):
+            return found
+        slot = (slot + 1) & mask
+
+
+cdef Slot* map_add(Map* table, uint64_t* key) noexcept:
+    """The key's slot, taken (used = 1, a = b = 0) if it was free; NULL without memory."""
+    cdef Slot* found = map_find(table, key)
+    cdef Slot* old
+    cdef uint64_t i, old_capacity
+    if found.used:
+        return found
+    if 2 * (table.used + 1) > table.capacity:
+        old = table.slots
+        old_capacity = table.capacity
+        if not map_init(table, 2 * old_capacity):
+            table.slots = old
+            table.capacity = old_capacity
+            return NULL
+        table.used = 0
+        for i in range(old_capacity):
+            if old[i].used:
+                map_find(table, old[i].key)[0] = old[i]
+                table.used += 1
+        free(old)
+        found = map_find(table, key)
+    found.key[0] = key[0]
+    found.key[1] = key[1]
+    found.key[2] = key[2]
+    found.key[3] = key[3]
+    found.a = found.b = 0
+    found.used = 1
+    table.used += 1
+    return found
+
+
+cdef inline int top(uint64_t bits) nogil:
+    """The highest set bit's index, -1 for none."""
+    if bits == 0:
+        return -1
+    return 63 - leading_zeros(bits)
+
+
+cdef inline uint64_t holding(uint64_t hand, int suit) nogil:
+    return (hand >> (13 * suit)) & FULL_SUIT
+
+
+cdef inline bint beats(int card, int best, int strain) nogil:
+    cdef int suit = card // 13
+    if suit == best // 13:
+        return card > best
+    return suit == strain
+
+
+cdef inline bint same_tops(int* a, int* b) noexcept nogil:
+    return a[0] == b[0] and a[1] == b[1] and a[2] == b[2] and a[3] == b[3]
+
+
+cdef inline void entry_key(
+    uint64_t* key, uint64_t lengths, int leader, int* tops, uint32_t* owners, int* counts
+) noexcept nogil:
+    """An entry's key: the lengths, the leader and tops, each suit's owners of its tops."""
+    cdef uint64_t patterns[4]
+    cdef int suit
+    for suit in range(4):
+        patterns[suit] = owners[suit] >> (2 * (counts[suit] - tops[suit]))
+    key[0] = lengths
+    key[1] = <uint64_t> leader | (<uint64_t> tops[0]) << 2 | (<uint64_t> tops[1]) << 6 | (
+        <uint64_t> tops[2]) << 10 | (<uint64_t> tops[3]) << 14
+    key[2] = patterns[0] | patterns[1] << 32
+    key[3] = patterns[2] | patterns[3] << 32
+
+
+cdef inline uint64_t mix(uint64_t* key) noexcept nogil:
+    cdef uint64_t h = key[0] * 0x9E3779B97F4A7C15ULL
+    h = (h ^ (h >> 29) ^ key[1]) * 0xC2B2AE3D27D4EB4FULL
+    h = (h ^ (h >> 31) ^ key[2]) * 0x165667B19E3779F9ULL
+    h = (h ^ (h >> 29) ^ key[3]) * 0x9E3779B97F4A7C15ULL
+    return h ^ (h >> 32)
+
+
+cdef class KernelSolver:
+    """`solver.Solver` in C: same methods, same answers, same `nodes`."""
+
+    cdef readonly int strain
+    cdef public long long nodes
+    cdef public object poll  # asked every `poll_nodes` nodes: True stops (see `Solver.poll`)
+    cdef readonly long long poll_nodes
+    cdef object poll_error
+    cdef long long next_poll
+    cdef bint stopped
+    cdef uint64_t hands[4]
+    cdef int seats[MAX_PLIES]
+    cdef int cards[MAX_PLIES]
+    cdef int win_card[MAX_PLIES]
+    cdef int win_seat[MAX_PLIES]
+    cdef int win_low[MAX_PLIES]
+    cdef int move_buffer[MAX_PLIES][MAX_MOVES]
+    cdef int weight_buffer[MAX_PLIES][MAX_MOVES]
+    cdef int ply
+    cdef int count
+    cdef int leader
+    cdef int tricks_left
+    cdef int max_side
+    cdef Map buckets  # (lengths, leader) -> its tops records (first, last)
+    cdef Map entries  # (lengths, leader and tops, owners) -> bounds (low, high)
+    cdef TopsRecord* records
+    cdef int records_room
+    cdef int records_used
+
+    def __cinit__(self, int strain, long long poll_nodes=POLL_NODES):
+        if not 0 <= strain <= NO_TRUMP:
+            raise ValueError(f"strain {strain} is not 0..4")
+        self.strain = strain
+        self.poll_nodes = max(1, poll_nodes)
+        self.next_poll = self.poll_nodes
+        self.records_room = 1 << 10
+        self.records = <TopsRecord*> malloc(self.records_room * sizeof(TopsRecord))
+        if not (map_init(&self.buckets, 1 << 10) and map_init(&self.entries, 1 << 12)) or self.records == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.buckets.slots)
+        free(self.entries.slots)
+        free(self.records)
+
+    @property
+    def table_size(self) -> int:
+        """Entries stored."""
+        return self.entries.used
+
+    # -- public ------------------------------------------------------------------------
+
+    def solve(self, hands, int seat_to_play, trick=()) -> int:
+        """Tricks the side of `seat_to_play` takes of the remaining ones (current included)."""
+        self._setup(hands, seat_to_play, trick)
+        return self.value()
+
+    def solve_cards(self, hands, int seat_to_play, trick=()) -> dict:
+        """Every legal card of `seat_to_play` -> the tricks its side then takes."""
+        self._setup(hands, seat_to_play, trick)
+        cdef int n = self._moves(seat_to_play, self.count)
+        cdef int i, card, won
+        cdef int firsts[MAX_MOVES]
+        for i in range(n):
+            firsts[i] = self.move_buffer[self.ply][i]
+        values = {}
+        for i in range(n):
+            card = firsts[i]
+            won = self._play(card)
+            values[card] = won + self.value()
+            self._unplay()
+        for card, tricks in list(values.items()):
+            for twin in self._equivalents(seat_to_play, card):
+                values[twin] = tricks
+        return dict(sorted(values.items()))
+
+    cpdef int value(self):
+        """The max side's tricks from the current state: a bisection of null-window searches."""
+        cdef int low = 0, high = self.tricks_left, target
+        cdef uint64_t ranks
+        cdef bint found
+        while low < high:
+            target = (low + high + 1) // 2
+            found = self._search(target, &ranks)
+            if self.stopped:
+                if self.poll_error is not None:
+                    error, self.poll_error = self.poll_error, None
+                    raise error
+                raise _reference.SearchStopped(f"stopped after {self.nodes} nodes")
+            if found:
+                low = target
+            else:
+                high = target - 1
+        return low
+
+    cdef bint _poll(self) noexcept:
+        """The poll's answer; an exception it raises stops the search and is raised again
+        by `value`."""
+        if self.poll is None:
+            return False
+        try:
+            return bool(self.poll())
+        except BaseException as error:
+            self.poll_error = error
+            return True
+
+    # -- state ---------------------------------------------------------------------------
+
+    def _setup(self, hands, int seat_to_play, trick) -> None:
+        _reference.check_position(hands, seat_to_play, trick)
+        self.stopped = False
+        cdef int seat
+        for seat in range(4):
+            self.hands[seat] = hands[seat]
+        self.ply = 0
+        self.count = 0
+        self.max_side = seat_to_play & 1
+        self.tricks_left = popcount(self.hands[seat_to_play])
+        self.leader = (seat_to_play - len(trick)) % 4
+        for seat, card in trick:
+            self._push(seat, card, card)
+
+    cdef void _push(self, int seat, int card, int low) noexcept:
+        cdef int ply = self.ply
+        self.seats[ply] = seat
+        self.cards[ply] = card
+        if self.count == 0 or beats(card, self.win_card[ply - 1], self.strain):
+            self.win_card[ply] = card
+            self.win_seat[ply] = seat
+            self.win_low[ply] = low
+        else:
+            self.win_card[ply] = self.win_card[ply - 1]
+            self.win_seat[ply] = self.win_seat[ply - 1]
+            self.win_low[ply] = self.win_low[ply - 1]
+        self.ply = ply + 1
+        self.count += 1
+
+    cdef int _play(self, int card) noexcept:
+        cdef int seat = (self.leader + self.count) & 3
+        cdef int winner, low = self._run_low(seat, card)
+        self.hands[seat] &= ~((<uint64_t> 1) << card)
+        self._push(seat, card, low)
+        if self.count < 4:
+            return 0
+        winner = self.win_seat[self.ply - 1]
+        self.count = 0
+        self.leader = winner
+        self.tricks_left -= 1
+        return 1 if (winner & 1) == self.max_side else 0
+
+    cdef void _unplay(self) noexcept:
+        if self.count == 0:
+            self.count = 4
+            self.tricks_left += 1
+            self.leader = self.seats[self.ply - 4]
+        self.count -= 1
+        self.ply -= 1
+        self.hands[self.seats[self.ply]] |= (<uint64_t> 1) << self.cards[self.ply]
+
+    # -- search --------------------------------------------------------------------------
+
+    cdef bint _search(self, int need, uint64_t* ranks) noexcept:
+        cdef int tricks_left, pos, leader, seat, quick, low, high, n, i, won, ply, record
+        cdef bint leading_max, maximising, result, found, shaped = False
+        cdef uint64_t lengths = 0, child_ranks, by_rank
+        cdef uint64_t key[4]
+        cdef uint32_t owners[4]
+        cdef int counts[4]
+        cdef Slot* slot
+        self.nodes += 1
+        ranks[0] = 0
+        if self.nodes >= self.next_poll:
+            self.next_poll += self.poll_nodes
+            self.stopped = self.stopped or self._poll()
+        if self.stopped:
+            return False
+        if need <= 0:
+            return True
+        tricks_left = self.tricks_left
+        if need > tricks_left:
+            return False
+        pos = self.count
+        leader = self.leader
+        seat = (leader + pos) & 3
+        leading_max = (leader & 1) == self.max_side
+        if pos == 0:
+            if tricks_left == 1:
+                return (self._last_trick(ranks) & 1) == self.max_side
+            quick = self._quick_tricks(leader, ranks)
+            if leading_max and quick >= need:
+                return True
+            if not leading_max and tricks_left - quick < need:
+                return False
+            ranks[0] = 0
+            lengths = self._shape(owners, counts)
+            shaped = True
+            key[0] = lengths
+            key[1] = leader
+            key[2] = key[3] = 0
+            slot = map_find(&self.buckets, key)
+            record = slot.a if slot.used else -1
+            while record >= 0:
+                entry_key(key, lengths, leader, self.records[record].tops, owners, counts)
+                slot = map_find(&self.entries, key)
+                if slot.used:
+                    if leading_max:
+                        low = slot.a
+                        high = slot.b
+                    else:
+                        low = tricks_left - slot.b
+                        high = tricks_left - slot.a
+                    if low >= need or high < need:
+                        ranks[0] = self._top_cards(self.records[record].tops)
+                        return low >= need
+                record = self.records[record].next
+        maximising = (seat & 1) == self.max_side
+        result = not maximising
+        ply = self.ply
+        n = self._moves(seat, pos)
+        for i in range(n):
+            won = self._play(self.move_buffer[ply][i])
+            by_rank = self._rank_win() if self.count == 0 else 0
+            found = self._search(need - won, &child_ranks)
+            self._unplay()
+            if found == maximising:
+                result = maximising
+                ranks[0] = child_ranks | by_rank
+                break
+            ranks[0] |= child_ranks | by_rank
+        if shaped and not self.stopped:
+            self._store(lengths, leader, owners, counts, ranks[0], need, result, leading_max, tricks_left)
+        return result
+
+    cdef void _store(
+        self,
+        uint64_t lengths,
+        int leader,
+        uint32_t* owners,
+        int* counts,
+        uint64_t ranks,
+        int need,
+        bint result,
+        bint leading_max,
+        int tricks_left,
+    ) noexcept:
+        """Narrows the leader's side's bounds, in the entry for the cards down to each suit's
+        lowest winning rank, by one search's answer (nothing is stored without memory)."""
+        cdef uint64_t live = self._live(), suit_ranks
+        cdef uint64_t key[4]
+        cdef int tops[4]
+        cdef int suit, record
+        cdef Slot* bucket
+        cdef Slot* entry
+        cdef TopsRecord* grown
+        for suit in range(4):
+            suit_ranks = holding(ranks, suit)
+            tops[suit] = popcount(holding(live, suit) >> trailing_zeros(suit_ranks)) if suit_ranks else 0
+        key[0] = lengths
+        key[1] = leader
+        key[2] = key[3] = 0
+        bucket = map_find(&self.buckets, key)
+        record = bucket.a if bucket.used else -1
+        while record >= 0 and not same_tops(self.records[record].tops, tops):
+            record = self.records[record].next
+        if record < 0:  # a new tops record, last in its bucket
+            if self.records_used == self.records_room:
+                grown = <TopsRecord*> realloc(self.records, 2 * self.records_room * sizeof(TopsRecord))
+                if grown == NULL:
+                    return
+                self.records = grown
+                self.records_room *= 2
+            if bucket.used:
+                self.records[bucket.b].next = self.records_used
+            else:
+                bucket = map_add(&self.buckets, key)
+                if bucket == NULL:
+                    return
+                bucket.a = self.records_used
+            bucket.b = self.records_used
+            record = self.records_used
+            self.records_used += 1
+            for suit in range(4):
+                self.records[record].tops[suit] = tops[suit]
+            self.records[record].next = -1
+        entry_key(key, lengths, leader, tops, owners, counts)
+        entry = map_find(&self.entries, key)
+        if not entry.used:
+            entry = map_add(&self.entries, key)
+            if entry == NULL:
+                return
+            entry.a = 0
+            entry.b = tricks_left
+        if result:
+            if leading_max:
+                entry.a = max(entry.a, need)
+            else:
+                entry.b = min(entry.b, tricks_left - need)
+        elif leading_max:
+            entry.b = min(entry.b, need - 1)
+        else:
+            entry.a = max(entry.a, tricks_left - need + 1)
+
+    cdef uint64_t _shape(self, uint32_t* owners, int* counts) noexcept:
+        """Every hand's suit lengths (the key, leader aside); fills each suit's owners of its
+        live cards, high first, two bits a card, and each suit's live card count."""
+        cdef uint64_t lengths = 0, card
+        cdef int seat, suit, shift, bit
+        for seat in range(4):
+            for suit in range(4):
+                lengths = lengths << 4 | popcount(holding(self.hands[seat], suit))
+        for suit in range(4):
+            owners[suit] = 0
+            counts[suit] = 0
+            shift = 13 * suit
+            for bit in range(12, -1, -1):
+                card = (<uint64_t> 1) << (shift + bit)
+                for seat in range(4):
+                    if self.hands[seat] & card:
+                        owners[suit] = owners[suit] << 2 | seat
+                        counts[suit] += 1
+                        break
+        return lengths
+
+    cdef uint64_t _top_cards(self, int* tops) noexcept:
+        cdef uint64_t live = self._live(), cards = 0, suit_live, top_bit
+        cdef int suit, i
+        for suit in range(4):
+            suit_live = holding(live, suit)
+            for i in range(tops[suit]):
+                top_bit = (<uint64_t> 1) << top(suit_live)
+                cards |= top_bit << (13 * suit)
+                suit_live ^= top_bit
+        return cards
+
+    cdef uint64_t _rank_win(self) noexcept:
+        cdef int start = self.ply - 4, best = self.win_card[self.ply - 1], ply, card
+        for ply in range(start, start + 4):
+            card = self.cards[ply]
+            if card != best and card // 13 == best // 13:
+                return (<uint64_t> 1) << self.win_low[self.ply - 1]
+        return 0
+
+    cdef int _last_trick(self, uint64_t* ranks) noexcept:
+        cdef int leader = self.leader, best_seat = leader, offset, seat, card
+        cdef int best = top(self.hands[leader])
+        for offset in range(1, 4):
+            seat = (leader + offset) & 3
+            card = top(self.hands[seat])
+            if beats(card, best, self.strain):
+                best = card
+                best_seat = seat
+        ranks[0] = 0
+        for seat in range(4):
+            card = top(self.hands[seat])
+            if seat != best_seat and card // 13 == best // 13:
+                ranks[0] = (<uint64_t> 1) << best
+                break
+        return best_seat
+
+    cdef int _quick_tricks(self, int leader, uint64_t* ranks) noexcept:
+        cdef uint64_t partner_ranks
+        cdef int entries, suit
+        cdef int total = self._cashable(leader, ranks, &entries)
+        cdef int partner_total = self._cashable(leader ^ 2, &partner_ranks, &entries)
+        if partner_total > total:
+            for suit in range(4):
+                if entries >> suit & 1 and holding(self.hands[leader], suit):
+                    ranks[0] = partner_ranks
+                    return partner_total
+        return total
+
+    cdef int _cashable(self, int seat, uint64_t* ranks, int* suits) noexcept:
+        """The winners `seat` cashes on lead: how many; fills which (a mask) and the suits
+        with at least one (a 4-bit mask)."""
+        cdef uint64_t others = (
+            self.hands[(seat + 1) & 3] | self.hands[(seat + 2) & 3] | self.hands[(seat + 3) & 3]
+        )
+        cdef int ruffers[2]
+        cdef int n_ruffers = 0, opponent, suit, winners, total = 0, i, length
+        cdef uint64_t own, top_bit
+        ranks[0] = 0
+        suits[0] = 0
+        if self.strain != NO_TRUMP:
+            for opponent in ((seat + 1) & 3, (seat + 3) & 3):
+                if holding(self.hands[opponent], self.strain):
+                    ruffers[n_ruffers] = opponent
+                    n_ruffers += 1
+        for suit in range(4):
+            own = holding(self.hands[seat], suit)
+            if not own:
+                continue
+            winners = popcount(own >> (top(holding(others, suit)) + 1))
+            if suit != self.strain:
+                for i in range(n_ruffers):
+                    length = popcount(holding(self.hands[ruffers[i]], suit))
+                    if length < winners:
+                        winners = length
+            if winners:
+                suits[0] |= 1 << suit
+            total += winners
+            for i in range(winners):
+                top_bit = (<uint64_t> 1) << top(own)
+                ranks[0] |= top_bit << (13 * suit)
+                own ^= top_bit
+        return total
+
+    # -- moves ---------------------------------------------------------------------------
+
+    cdef uint64_t _live(self) noexcept:
+        cdef uint64_t live = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
+        cdef int ply
+        for ply in range(self.ply - self.count, self.ply):
+            live |= (<uint64_t> 1) << self.cards[ply]
+        return live
+
+    cdef int _run_low(self, int seat, int card) noexcept:
+        """The lowest card of `card`'s run of equivalent cards in `seat`'s hand."""
+        cdef int suit = card // 13, rank = card % 13, lower, low = card
+        cdef uint64_t own = holding(self.hands[seat], suit)
+        cdef uint64_t others = holding(self._live(), suit) & ~own
+        for lower in range(rank - 1, -1, -1):
+            if own >> lower & 1:
+                low = 13 * suit + lower
+            elif others >> lower & 1:
+                break
+        return low
+
+    def _equivalents(self, int seat, int card) -> list:
+        cdef int suit = card // 13, rank = card % 13, lower
+        cdef uint64_t own = holding(self.hands[seat], suit)
+        cdef uint64_t others = holding(self._live(), suit) & ~own
+        twins = []
+        for lower in range(rank - 1, -1, -1):
+            if own >> lower & 1:
+                twins.append(13 * suit + lower)
+            elif others >> lower & 1:
+                break
+        return twins
+
+    cdef int _runs(self, int seat, int suit, uint64_t live, int* heads, bint* sequences) noexcept:
+        """Each run of `seat`'s equivalent cards in `suit`, high first: its highest card and
+        whether it has more than one card; returns how many runs."""
+        cdef uint64_t own = holding(self.hands[seat], suit)
+        cdef uint64_t others = holding(live, suit) & ~own
+        cdef int n = 0, rank
+        cdef bint previous_own = False
+        for rank in range(12, -1, -1):
+            if own >> rank & 1:
+                if previous_own:
+                    sequences[n - 1] = True
+                else:
+                    heads[n] = 13 * suit + rank
+                    sequences[n] = False
+                    n += 1
+                previous_own = True
+            elif others >> rank & 1:
+                previous_own = False
+        return n
+
+    cdef void _top_owners(self, int suit, int* owners) noexcept:
+        """owners[0..2]: the seats with the suit's best three cards; owners[3]: the second
+        best card's rank (-1 for none)."""
+        cdef int found = 0, rank, seat
+        cdef uint64_t card
+        owners[0] = owners[1] = owners[2] = owners[3] = -1
+        for rank in range(12, -1, -1):
+            card = (<uint64_t> 1) << (13 * suit + rank)
+            for seat in range(4):
+                if self.hands[seat] & card:
+                    owners[found] = seat
+                    if found == 1:
+                        owners[3] = rank
+                    found += 1
+                    break
+            if found == 3:
+                break
+
+    cdef int _moves(self, int seat, int pos) noexcept:
+        """Fills the ply's move buffer with the legal cards, best first; returns how many."""
+        cdef uint64_t hand = self.hands[seat], live = self._live()
+        cdef int ply = self.ply, n = 0, suit, lead_suit, i, j, weight, card
+        cdef int* moves = self.move_buffer[ply]
+        cdef int* weights = self.weight_buffer[ply]
+        if pos == 0:
+            for suit in range(4):
+                if holding(hand, suit):
+                    n = self._lead_weights(seat, suit, live, moves, weights, n)
+        else:
+            lead_suit = self.cards[ply - pos] // 13
+            if holding(hand, lead_suit):
+                n = self._follow_weights(seat, pos, lead_suit, live, moves, weights, n)
+            else:
+                for suit in range(4):
+                    if holding(hand, suit):
+                        n = self._void_weights(seat, suit, live, moves, weights, n)
+        for i in range(1, n):  # a stable insertion sort, highest weight first
+            card = moves[i]
+            weight = weights[i]
+            j = i
+            while j > 0 and weights[j - 1] < weight:
+                moves[j] = moves[j - 1]
+                weights[j] = weights[j - 1]
+                j -= 1
+            moves[j] = card
+            weights[j] = weight
+        return n
+
+    cdef int _lead_weights(self, int seat, int suit, uint64_t live, int* moves, int* weights, int n) noexcept:
+        cdef int lho = (seat + 1) & 3, partner = seat ^ 2, rho = (seat + 3) & 3
+        cdef int len_lho = popcount(holding(self.hands[lho], suit))
+        cdef int len_rho = popcount(holding(self.hands[rho], suit))
+        cdef int len_partner = popcount(holding(self.hands[partner], suit))
+        cdef int count_lho = (len_lho if len_lho else self.tricks_left + 1) << 2
+        cdef int count_rho = (len_rho if len_rho else self.tricks_left + 1) << 2
+        cdef int base = -(((count_lho + count_rho) << 5) // 19)
+        cdef int owners[4]
+        cdef int heads[MAX_MOVES]
+        cdef bint sequences[MAX_MOVES]
+        cdef int runs, i, card, rank, relative, delta, weight, winner, second, third, second_rank
+        cdef bint partner_beats
+        cdef uint64_t suit_live = holding(live, suit)
+        if len_partner == 0:
+            base -= 9
+        if self.strain != NO_TRUMP and suit != self.strain:
+            if len_lho == 0 and holding(self.hands[lho], self.strain):
+                base -= 40
+            if len_rho == 0 and holding(self.hands[rho], self.strain):
+                base -= 40
+        self._top_owners(suit, owners)
+        winner = owners[0]
+        second = owners[1]
+        third = owners[2]
+        second_rank = owners[3]
+        partner_beats = top(holding(self.hands[partner], suit)) > top(
+            holding(self.hands[lho] | self.hands[rho], suit)
+        )
+        runs = self._runs(seat, suit, live, heads, sequences)
+        for i in range(runs):
+            card = heads[i]
+            rank = card % 13
+            relative = 14 - popcount(suit_live >> (rank + 1))
+            delta = base
+            if (winner == seat and rank == top(suit_live)) or partner_beats:
+                if second == rho:
+                    if len_rho != 1:
+                        delta -= 1
+                elif second == lho:
+                    delta += 22 if len_lho != 1 else 16
+                if (second != lho or len_lho == 1) and (second != rho or len_rho == 1):
+                    weight = delta + 45 + relative
+                else:
+                    weight = delta + 18 + relative
+            else:
+                if winner == rho or second == rho:
+                    if len_rho != 1:
+                        delta -= 10
+                elif winner == lho and second == partner:
+                    if len_partner != 1:
+                        delta += 31
+                if second == partner and third == partner:
+                    delta += 35
+                elif len_partner > 1 and (
+                    (second == seat and third == partner) or (second == partner and third == seat)
+                ):
+                    delta += 25
+                if (len_lho == 1 and winner == lho) or (len_rho == 1 and winner == rho):
+                    weight = delta + 28 + relative
+                elif winner == seat:
+                    weight = delta - 17 + relative
+                elif not sequences[i]:
+                    weight = delta + 12 + relative
+                elif rank == second_rank:
+                    weight = delta + 48
+                else:
+                    weight = delta + 29 - relative
+            moves[n] = card
+            weights[n] = weight
+            n += 1
+        return n
+
+    cdef int _follow_weights(self, int seat, int pos, int suit, uint64_t live, int* moves, int* weights, int n) noexcept:
+        cdef int ply = self.ply
+        cdef int lead_rank = self.cards[ply - pos] % 13
+        cdef int win_card = self.win_card[ply - 1]
+        cdef bint ruffed = win_card // 13 != suit
+        cdef bint partner_wins = self.win_seat[ply - 1] == (seat ^ 2)
+        cdef uint64_t suit_live = holding(live, suit), third, fourth
+        cdef int heads[MAX_MOVES]
+        cdef bint sequences[MAX_MOVES]
+        cdef int runs = self._runs(seat, suit, live, heads, sequences)
+        cdef int i, card, rank, relative, weight, max3rd, max4th, min3rd, min4th, win_rank
+        if pos == 1:
+            third = holding(self.hands[(seat + 1) & 3], suit)
+            fourth = holding(self.hands[seat ^ 2], suit)
+            max3rd = top(third)
+            max4th = top(fourth)
+            min3rd = trailing_zeros(third) if third else -1
+            min4th = trailing_zeros(fourth) if fourth else -1
+            for i in range(runs):
+                card = heads[i]
+                rank = card % 13
+                relative = 14 - popcount(suit_live >> (rank + 1))
+                if ruffed:
+                    weight = -rank
+                elif max4th > lead_rank and max4th > max3rd:
+                    weight = -rank
+                elif rank > lead_rank and rank > max3rd:
+                    weight = 81 - rank
+                elif min3rd > rank or min4th > rank:
+                    weight = -3 + relative
+                elif rank < lead_rank:
+                    weight = -11 + relative
+                elif sequences[i]:
+                    weight = 10 + relative
+                else:
+                    weight = 13 - rank
+                moves[n] = card
+                weights[n] = weight
+                n += 1
+        elif pos == 2:
+            max4th = top(holding(self.hands[(seat + 1) & 3], suit))
+            win_rank = win_card % 13
+            for i in range(runs):
+                card = heads[i]
+                rank = card % 13
+                if ruffed or (partner_wins and win_rank > max4th):
+                    weight = -rank
+                elif rank > win_rank and rank > max4th:
+                    weight = 60 - rank
+                else:
+                    weight = -rank
+                moves[n] = card
+                weights[n] = weight
+                n += 1
+        else:
+            for i in range(runs):
+                card = heads[i]
+                rank = card % 13
+                if partner_wins or ruffed or rank < win_card % 13:
+                    weight = -rank
+                else:
+                    weight = 30 - rank
+                moves[n] = card
+                weights[n] = weight
+                n += 1
+        return n
+
+    cdef int _void_weights(self, int seat, int suit, uint64_t live, int* moves, int* weights, int n) noexcept:
+        cdef int length = popcount(holding(self.hands[seat], suit))
+        cdef bint partner_wins = self.win_seat[self.ply - 1] == (seat ^ 2)
+        cdef int win_card = self.win_card[self.ply - 1]
+        cdef int heads[MAX_MOVES]
+        cdef bint sequences[MAX_MOVES]
+        cdef int runs = self._runs(seat, suit, live, heads, sequences)
+        cdef int owners[4]
+        cdef int i, card, rank, weight, add
+        if suit == self.strain:
+            for i in range(runs):
+                card = heads[i]
+                rank = card % 13
+                if partner_wins:
+                    weight = -30 - rank
+                elif beats(card, win_card, self.strain):
+                    weight = 60 - rank
+                else:
+                    weight = -40 - rank
+                moves[n] = card
+                weights[n] = weight
+                n += 1
+            return n
+        add = (length << 6) // 30
+        self._top_owners(suit, owners)
+        if length == 2 and owners[1] == seat:
+            add -= 4
+        elif length == 1 and owners[0] == seat:
+            add -= 6
+        for i in range(runs):
+            moves[n] = heads[i]
+            weights[n] = add - heads[i] % 13
+            n += 1
+        return n
