@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from kibitz.engines.alphabeta import AlphaBeta
 from kibitz.engines.base import Engine, OptionError, OptionSpec, SearchContext
+from kibitz.engines.dds.engine import DoubleDummy
 from kibitz.engines.driver import (
     SearchDriver,
     root_candidates,
@@ -31,10 +32,18 @@ from kibitz.engines.types import Limits, Result, Score
 from kibitz.games import CHANCE, Game, HiddenInformation, Move
 from kibitz.vocabulary import ScoreKind, StopReason
 
-INNER: dict[str, type[Engine]] = {"alphabeta": AlphaBeta, "expectimax": Expectimax, "mcts": MCTS}
+INNER: dict[str, type[Engine]] = {
+    "dds": DoubleDummy,
+    "alphabeta": AlphaBeta,
+    "expectimax": Expectimax,
+    "mcts": MCTS,
+}
 """The perfect-information engines a world can be searched with, besides `exact`."""
 WORLD_NODES = 1000
-"""A world's node budget when the search has no node limit (engines other than exact)."""
+"""A world's node budget when the search has no node limit (engines other than exact and
+dds)."""
+EXACT_INNER = (DoubleDummy,)
+"""The engines that solve a world exactly, and quickly: no node budget of their own."""
 POLL_NODES = 1024
 """Nodes of the exact search between two polls of the stop signal and the clock."""
 PROVEN = {ScoreKind.WIN: 1.0, ScoreKind.LOSS: -1.0, ScoreKind.DRAW: 0.0}
@@ -69,11 +78,12 @@ class PIMC(common.HiddenEngine):
             "combo",
             "auto",
             "What searches each world: exact = expectiminimax to the end of the game on the "
-            "returns (small games: it has no depth limit); alphabeta, expectimax, mcts = "
-            "that engine with its default options, where it can search the game's worlds "
-            "(alphabeta: games without chance events; it scores wins and losses, not their "
-            "size); auto = alphabeta where it can, else exact in games with chance events "
-            "(poker's deals), else mcts.",
+            "returns (small games: it has no depth limit); dds, alphabeta, expectimax, mcts "
+            "= that engine with its default options, where it can search the game's worlds "
+            "(dds: bridge's deals, double dummy, exactly; alphabeta: games without chance "
+            "events; it scores wins and losses, not their size); auto = dds where it can, "
+            "else alphabeta where it can, else exact in games with chance events (poker's "
+            "deals), else mcts.",
             choices=("auto", "exact", *INNER),
         ),
         OptionSpec(
@@ -166,11 +176,12 @@ def _inner_unmet(engine: type[Engine], game: type[Game]) -> list[str]:
 
 
 def _automatic(game: type[Game]) -> str:
-    """The Engine option auto's choice for `game`: alphabeta where it can search the worlds;
-    else exact where the game has chance events (its worlds are deals of cards, small as
-    poker's), else mcts."""
-    if not _inner_unmet(AlphaBeta, game):
-        return "alphabeta"
+    """The Engine option auto's choice for `game`: dds where it can search the worlds (it
+    solves bridge's deals exactly), else alphabeta where it can; else exact where the game
+    has chance events (its worlds are deals of cards, small as poker's), else mcts."""
+    for name in ("dds", "alphabeta"):
+        if not _inner_unmet(INNER[name], game):
+            return name
     return "exact" if game.has_chance else "mcts"
 
 
@@ -284,7 +295,7 @@ class _WorldSearch:
 
     def _inner_values(self, world: Game, moves: list[Move]) -> dict[Move, float]:
         limits = self.limits
-        nodes = WORLD_NODES
+        nodes = None if isinstance(self.inner, EXACT_INNER) else WORLD_NODES
         if self.driver.node_limit is not None:
             nodes = max(1, self.driver.node_limit - self.nodes)
         inner_limits = Limits(
