@@ -1,5 +1,6 @@
-"""The client commands of `kibitz` (games, engines, analyse, analysis, uci, play, sessions):
-talk to a server from a shell. kibitz/cli.py registers them with `add_commands`."""
+"""The client commands of `kibitz` (games, engines, analyse, analysis, uci, play,
+bridge-table, sessions): talk to a server from a shell. kibitz/cli.py registers them with
+`add_commands`."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from functools import partial
 from google.protobuf import json_format
 
 from kibitz import argtypes
+from kibitz.clients.bridge import double_dummy_table
 from kibitz.clients.client import KibitzError, NotFound, ServerUnavailable, Unauthenticated
-from kibitz.clients.play import play, players_of
+from kibitz.clients.play import CHANCE, play, players_of
 from kibitz.clients.render import (
     info_line,
     queued_line,
@@ -144,6 +146,7 @@ def cmd_engines(args: argparse.Namespace, client: SyncClient) -> int:
 
 def cmd_analyse(args: argparse.Namespace, client: SyncClient) -> int:
     code = 0
+    chance = client.describe(args.game, args.position, args.moves or ()).to_move == CHANCE
     session = client.open(args.game, args.engine, args.options)
     try:
         search = session.search(
@@ -167,7 +170,7 @@ def cmd_analyse(args: argparse.Namespace, client: SyncClient) -> int:
         print(_json_line(pb.SearchResponse(result=result.proto)), flush=True)
     else:
         print()
-        print(result_text(result))
+        print(result_text(result, chance))
         if args.solve and result.score.proven and players_of(client, args.game) == 1:
             _print_solved(client, args, result)
     return code
@@ -243,6 +246,12 @@ def cmd_sessions_close(args: argparse.Namespace, client: SyncClient) -> int:
             print(f"closed {session.id}")
     if not sessions:
         print("no open sessions")
+    return 0
+
+
+def cmd_bridge_table(args: argparse.Namespace, client: SyncClient) -> int:
+    table = double_dummy_table(client, args.deal, args.engine)
+    print(json.dumps(table.as_json()) if args.json else table.text())
     return 0
 
 
@@ -373,6 +382,20 @@ def add_commands(commands: argparse._SubParsersAction, parents: list) -> None:
         help="seed of the dice (games with chance), to replay a game (default: random)",
     )
     play.set_defaults(handler=partial(_run_client, cmd_play))
+
+    bridge_table = commands.add_parser(
+        "bridge-table",
+        parents=parents,
+        help="a bridge deal's double-dummy table",
+        description="The tricks each seat takes as declarer in each strain with best play by "
+        "all four hands: 20 exact searches of the dds engine.",
+    )
+    bridge_table.add_argument(
+        "deal", help="the deal in PBN: 'N:AKQJ.T98.765.432 T98.765.432.AKQJ ...' (4 hands)"
+    )
+    bridge_table.add_argument("--engine", default="dds", help="the solver (default: dds)")
+    bridge_table.add_argument("--json", action="store_true", help="machine-readable output")
+    bridge_table.set_defaults(handler=partial(_run_client, cmd_bridge_table))
 
     sessions = commands.add_parser(
         "sessions",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import os
+import random
 import re
 import signal
 import socket
@@ -13,6 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from endplay.dds import calc_dd_table
+from endplay.types import Deal
 from servers import KIBITZ, ServerProcess
 
 from kibitz import __version__ as kibitz_version
@@ -376,3 +379,34 @@ def test_analyse_solves_a_sudoku_and_prints_the_grid(address):
     assert "solved in 3 assignments" in run.stdout
     grid = run.stdout.split("solved:\n", 1)[1]
     assert [char for char in grid if char.isdigit()] == list("1234341221434321")
+
+
+def random_deal(seed: int) -> str:
+    """A deal in PBN, shuffled with `seed`."""
+    cards = [suit + rank for suit in "SHDC" for rank in "AKQJT98765432"]
+    random.Random(seed).shuffle(cards)
+    hands = []
+    for seat in range(4):
+        held = cards[13 * seat : 13 * seat + 13]
+        hands.append(".".join("".join(c[1] for c in held if c[0] == suit) for suit in "SHDC"))
+    return "N:" + " ".join(hands)
+
+
+def test_bridge_table_gives_ddss_twenty_results_for_a_random_deal(address):
+    deal = random_deal(35)
+    run = kibitz(address, "bridge-table", deal, "--json")
+    assert run.returncode == 0, run.stderr
+    ours = json.loads(run.stdout)["tricks"]
+    theirs = calc_dd_table(Deal(deal)).to_list()  # strains S, H, D, C, NT; seats N, E, S, W
+    assert [[ours[seat][strain] for seat in "NESW"] for strain in ("S", "H", "D", "C", "NT")] == (
+        theirs
+    )
+    text = kibitz(address, "bridge-table", deal).stdout.splitlines()
+    assert text[0].split() == ["declarer", "NT", "S", "H", "D", "C"]
+    assert text[1].split() == ["North", *(str(ours["N"][s]) for s in ("NT", "S", "H", "D", "C"))]
+
+
+def test_bridge_table_refuses_a_deal_of_three_hands(address):
+    run = kibitz(address, "bridge-table", "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98")
+    assert run.returncode == 1 and run.stderr.count("\n") == 1
+    assert "the deal has 3 hands, not 4" in run.stderr
