@@ -43,12 +43,15 @@ def root_moves_line(root_moves: tuple[RootMove, ...]) -> str:
     )
 
 
-def result_text(result: Result, pv_moves: int = 12) -> str:
-    """The final answer: a summary line and a table of root-move scores."""
+def result_text(result: Result, chance: bool = False, pv_moves: int = 12) -> str:
+    """The final answer: a summary line and a table of root-move scores; `chance`: the
+    position searched was a chance event (its root moves are the outcomes)."""
     if result.game_over is not None:
         return f"game over: {result.game_over.reason}"
     roots = result.root_moves
-    chance = any(root.probability is not None for root in roots)
+    # a probability per root move: an outcome's chance, or how often a mixed strategy
+    # (cfr's) plays the move
+    probabilities = any(root.probability is not None for root in roots)
     # before the roll there is no move to choose: the answer is the expected value
     best = result.best_move_label or result.best_move
     headline = "before the roll" if chance else f"best move {best}"
@@ -69,7 +72,7 @@ def result_text(result: Result, pv_moves: int = 12) -> str:
         lines.append("")
         lines.append(
             f"  {first:<{width}}  {'score':>12}{_estimate_header(estimates, priors)}"
-            + (f"  {'chance':>6}" if chance else "")
+            + (f"  {'chance' if chance else 'plays':>6}" if probabilities else "")
             + (f"  {'win  gammon bg - loss gammon bg':<37}" if gammons else "")
             + ("  values (player 1, 2, ...)" if vectors else "")
             + "  line"
@@ -78,7 +81,7 @@ def result_text(result: Result, pv_moves: int = 12) -> str:
             pv = _shown(root.pv, root.pv_labels)[:pv_moves]
             line = " ".join(pv) + (" ..." if len(root.pv) > pv_moves else "")
             cells = _estimate_cells(root, priors) if estimates else ""
-            if chance:
+            if probabilities:
                 cells += f"  {root.probability or 0.0:>6.1%}"
             if gammons:
                 cells += f"  {chances_text(root.score) or '-':<37}"
