@@ -3,7 +3,9 @@ Carlo tree search (benchmarks/montecarlo.py), expectiminimax on Pig (benchmarks/
 backgammon against GNU Backgammon (benchmarks/backgammon.py), chess next to Sunfish and
 Stockfish (benchmarks/chess.py), sliding puzzles (benchmarks/puzzles.py), constraint
 satisfaction next to python-constraint2 and OR-Tools (benchmarks/csp.py), three players and
-more on Chinese checkers (benchmarks/multiplayer.py), then Connect Four solving.
+more on Chinese checkers (benchmarks/multiplayer.py), hidden information next to OpenSpiel
+(benchmarks/hidden.py), double-dummy bridge next to DDS (benchmarks/bridge.py), then
+Connect Four solving.
 
 Everything runs under ``if __name__ == "__main__"``: the Connect Four peers start their child
 processes from a forkserver, which re-imports this module in every child.
@@ -31,9 +33,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "GNU Backgammon (agreement, games, speed), chess next to Sunfish and Stockfish (nodes "
         "per second, Win At Chess, matches), sliding puzzles, constraint satisfaction next "
         "to python-constraint2 and OR-Tools CP-SAT (sudoku sets, counting, zebra), three "
-        "players and more on Chinese checkers (depth, round robins, OpenSpiel's MCTS), then "
-        "Connect Four solving on Pons's test sets next to easyAI and OpenSpiel (see "
-        "benchmarks/README.md).",
+        "players and more on Chinese checkers (depth, round robins, OpenSpiel's MCTS), hidden "
+        "information (NashConv on Kuhn and Leduc poker, phantom tic-tac-toe matches with "
+        "OpenSpiel's ISMCTS), double-dummy bridge tables next to DDS, then Connect Four "
+        "solving on Pons's test sets next to easyAI "
+        "and OpenSpiel (see benchmarks/README.md).",
     )
     parser.add_argument(
         "--quick", action="store_true", help="small samples and short caps: a smoke run"
@@ -126,6 +130,16 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="skip three players and more (Chinese checkers: depth, round robins, OpenSpiel)",
     )
     parser.add_argument(
+        "--no-hidden",
+        action="store_true",
+        help="skip hidden information (NashConv on Kuhn and Leduc, phantom tic-tac-toe matches)",
+    )
+    parser.add_argument(
+        "--no-bridge",
+        action="store_true",
+        help="skip double-dummy bridge (list100's tables next to DDS through endplay)",
+    )
+    parser.add_argument(
         "--chess-pairs",
         type=argtypes.positive_int,
         metavar="N",
@@ -182,6 +196,16 @@ def main(argv: list[str]) -> None:
         from benchmarks import multiplayer
 
         multiplayer.run(quick=args.quick)
+        print()
+    if not args.no_hidden:
+        from benchmarks import hidden
+
+        hidden.run(quick=args.quick)
+        print()
+    if not args.no_bridge:
+        from benchmarks import bridge
+
+        bridge.run(quick=args.quick)
         print()
     if not args.no_connect4:
         from benchmarks import connect4
