@@ -71,19 +71,30 @@ class CFR(common.HiddenEngine):
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self._solver: Solver | None = None
+        self._profile: tuple[Solver, int, Profile] | None = None
+        """The average strategy's profile, with the solver and iterations it is of."""
         super().__init__(options)
 
     def set_options(self, options: Mapping[str, Any]) -> None:
         variant = self.options.get("Variant")
         super().set_options(options)
         if self.options["Variant"] != variant:
-            self._solver = None
+            self._solver = self._profile = None
 
     def new_game(self) -> None:
-        self._solver = None
+        self._solver = self._profile = None
 
     def close(self) -> None:
-        self._solver = None
+        self._solver = self._profile = None
+
+    def _average(self, solver: Solver) -> Profile:
+        """The average strategy's profile, evaluated again only after more iterations (a
+        session asking about every information set in turn pays for one walk of the tree)."""
+        kept = self._profile
+        if kept is None or kept[0] is not solver or kept[1] != solver.iterations:
+            profile = Profile(solver.tree, solver.average())
+            kept = self._profile = (solver, solver.iterations, profile)
+        return kept[2]
 
     def search(self, state: Game, limits: Limits, context: SearchContext) -> Result:
         driver = SearchDriver(state, limits, context)
@@ -113,14 +124,12 @@ class CFR(common.HiddenEngine):
             return common.result(driver, [line], 0.0, 0, nodes, reason, {})
 
         def report(nodes: int) -> None:
-            lines, value = _answer(
-                state, player, candidates, Profile(solver.tree, solver.average()), chance
-            )
+            lines, value = _answer(state, player, candidates, self._average(solver), chance)
             driver.report(common.info(driver, lines, value, solver.iterations, nodes))
 
         if reason is None:
             reason, nodes = _iterate(solver, driver, limits, nodes, report)
-        profile = Profile(solver.tree, solver.average())
+        profile = self._average(solver)
         lines, value = _answer(state, player, candidates, profile, chance)
         stats = {
             "iterations": float(solver.iterations),
@@ -129,7 +138,7 @@ class CFR(common.HiddenEngine):
             "infosets": float(len(solver.tree.infosets)),
         }
         if self.options["NashConv"]:
-            stats["nash_conv"] = profile.nash_conv()
+            stats["nash_conv"] = profile.nash_conv
         return common.result(driver, lines, value, solver.iterations, nodes, reason, stats)
 
 

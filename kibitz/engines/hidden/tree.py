@@ -10,6 +10,7 @@ set's move values given what its player knows, and NashConv by best responses.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 
@@ -260,6 +261,7 @@ class Profile:
         """`player`'s expected return when answering the others' strategies best."""
         return _BestResponse(self, player).value(self.tree.root)
 
+    @functools.cached_property
     def nash_conv(self) -> float:
         """Sum over the players of what a best response gains over the profile (0 at a Nash
         equilibrium; twice the exploitability in a two-player zero-sum game)."""
