@@ -18,6 +18,7 @@ from google.protobuf import json_format
 from kibitz import argtypes
 from kibitz.clients.bridge import double_dummy_table
 from kibitz.clients.client import KibitzError, NotFound, ServerUnavailable, Unauthenticated
+from kibitz.clients.par import VULNERABILITIES, par
 from kibitz.clients.play import CHANCE, play, players_of
 from kibitz.clients.render import (
     info_line,
@@ -251,7 +252,13 @@ def cmd_sessions_close(args: argparse.Namespace, client: SyncClient) -> int:
 
 def cmd_bridge_table(args: argparse.Namespace, client: SyncClient) -> int:
     table = double_dummy_table(client, args.deal, args.engine)
-    print(json.dumps(table.as_json()) if args.json else table.text())
+    found = par(table.tricks, args.vulnerable, args.dealer)
+    if args.json:
+        answer = {**table.as_json(), "par": {"score": found.score, "contracts": found.contracts}}
+        print(json.dumps(answer))
+    else:
+        print(table.text())
+        print(f"\n{found.text()}  ({args.vulnerable} vulnerable, {args.dealer} deals)")
     return 0
 
 
@@ -388,12 +395,21 @@ def add_commands(commands: argparse._SubParsersAction, parents: list) -> None:
         parents=parents,
         help="a bridge deal's double-dummy table",
         description="The tricks each seat takes as declarer in each strain with best play by "
-        "all four hands: 20 exact searches of the dds engine.",
+        "all four hands (20 exact searches of the dds engine), and the par result.",
     )
     bridge_table.add_argument(
         "deal", help="the deal in PBN: 'N:AKQJ.T98.765.432 T98.765.432.AKQJ ...' (4 hands)"
     )
     bridge_table.add_argument("--engine", default="dds", help="the solver (default: dds)")
+    bridge_table.add_argument(
+        "--vulnerable",
+        choices=VULNERABILITIES,
+        default="none",
+        help="who is vulnerable, for the par result (default: none)",
+    )
+    bridge_table.add_argument(
+        "--dealer", choices=list("NESW"), default="N", help="who deals, for the par (default N)"
+    )
     bridge_table.add_argument("--json", action="store_true", help="machine-readable output")
     bridge_table.set_defaults(handler=partial(_run_client, cmd_bridge_table))
 

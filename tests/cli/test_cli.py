@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 from endplay.dds import calc_dd_table
-from endplay.types import Deal
+from endplay.dds import par as dds_par
+from endplay.types import Deal, Player, Vul
 from servers import KIBITZ, ServerProcess
 
 from kibitz import __version__ as kibitz_version
@@ -401,9 +402,16 @@ def test_bridge_table_gives_ddss_twenty_results_for_a_random_deal(address):
     assert [[ours[seat][strain] for seat in "NESW"] for strain in ("S", "H", "D", "C", "NT")] == (
         theirs
     )
-    text = kibitz(address, "bridge-table", deal).stdout.splitlines()
-    assert text[0].split() == ["declarer", "NT", "S", "H", "D", "C"]
-    assert text[1].split() == ["North", *(str(ours["N"][s]) for s in ("NT", "S", "H", "D", "C"))]
+    assert (
+        json.loads(run.stdout)["par"]["score"] == dds_par(Deal(deal), Vul.none, Player.north).score
+    )
+    text = kibitz(address, "bridge-table", deal, "--vulnerable", "ew", "--dealer", "E").stdout
+    lines = text.splitlines()
+    assert lines[0].split() == ["declarer", "NT", "S", "H", "D", "C"]
+    assert lines[1].split() == ["North", *(str(ours["N"][s]) for s in ("NT", "S", "H", "D", "C"))]
+    expected = dds_par(Deal(deal), Vul.ew, Player.east).score
+    headline = re.escape(f"par {expected:+d} for NS: ")
+    assert re.search(rf"^{headline}.*\(ew vulnerable, E deals\)$", text, re.M)
 
 
 def test_bridge_table_refuses_a_deal_of_three_hands(address):
