@@ -90,6 +90,17 @@ def test_a_ruff_beats_the_ace_only_in_a_trump_contract() -> None:
     assert values == {card("SA"): 0, card("H2"): 0}
 
 
+def test_the_opponents_trumps_cap_the_leaders_side_without_a_search() -> None:
+    # Hearts trump: N's top spades are all ruffed, E holds every trump. The later-tricks
+    # bound (E's three trumps take three tricks) fails both searches (targets 2, then 1) at
+    # the root: one node each.
+    hands = parse_hands("N:AKQ... .AKQ.. ..432. ...432")
+    hearts = Solver(1)
+    assert hearts.solve(hands, 0) == 0
+    assert hearts.nodes == 2
+    assert solver.solve(hands, solver.NO_TRUMP, 0) == 3
+
+
 def test_a_mid_trick_position_counts_the_current_trick() -> None:
     # N has led the spade 2; E must follow with the ace and wins this trick, then S's heart
     # ace takes the last one.
@@ -214,6 +225,20 @@ def test_the_kernel_is_the_python_search_node_for_node() -> None:
         assert kernel.table_size == python.table_size
         assert kernel.solve(hands, seat, trick) == python.solve(hands, seat, trick)
         assert kernel.nodes == python.nodes
+
+
+@needs_kernel
+def test_a_guess_orders_the_searches_not_the_answer() -> None:
+    rng = random.Random(35)
+    for _ in range(12):
+        hands, seat, trick = random_position(rng, rng.randint(2, 5), rng.randint(0, 3))
+        strain = rng.randrange(5)
+        answer = Solver(strain).solve(hands, seat, trick)
+        for guess in range(-1, hands[seat].bit_count() + 3):
+            python, kernel = Solver(strain), KernelSolver(strain)
+            assert python.solve(hands, seat, trick, guess) == answer
+            assert kernel.solve(hands, seat, trick, guess) == answer
+            assert kernel.nodes == python.nodes > 0
 
 
 @needs_kernel

@@ -7,10 +7,14 @@ a hand is an int with bit `card` set; strain 0..3 is that trump suit, 4 is no tr
 The search follows DDS (Bo Haglund's double-dummy solver), scaled down:
 
 - a null-window alpha-beta answering "can the side of the root player take at least `need`
-  of the remaining tricks?", run for a bisection of targets (`Solver.value`);
+  of the remaining tricks?", run for a bisection of targets, or in steps of one trick from a
+  guess where there is one (`Solver.value`: the other cards' answers in `solve_cards`, the
+  other leads' in `dd_table`);
 - quick tricks at each trick's start: the top winners the leader (or partner, reached in
   a suit the leader holds) cashes at once, cut short where an opponent holding trumps is
   shorter in the suit; they decide a target without a search, as the last trick does;
+- DDS's later-tricks bounds at each trick's start (`Solver._later_tricks`): the tricks the
+  leading side must lose to the other side's best trumps, or in no trump to its best cards;
 - a transposition table probed and filled only at trick boundaries, with DDS's winning
   ranks (partition search): an entry holds bounds on the leader's side's tricks under the
   leader and every hand's suit lengths, fixing only the owners of each suit's highest live
@@ -155,11 +159,16 @@ class Solver:
     # -- public ------------------------------------------------------------------------
 
     def solve(
-        self, hands: Sequence[int], seat_to_play: int, trick: Sequence[tuple[int, int]] = ()
+        self,
+        hands: Sequence[int],
+        seat_to_play: int,
+        trick: Sequence[tuple[int, int]] = (),
+        guess: int | None = None,
     ) -> int:
-        """Tricks the side of `seat_to_play` takes of the remaining ones (current included)."""
+        """Tricks the side of `seat_to_play` takes of the remaining ones (current included);
+        `guess`, a likely answer, orders the searches (`value`), not the answer."""
         self._setup(hands, seat_to_play, trick)
-        return self.value()
+        return self.value(guess)
 
     def solve_cards(
         self, hands: Sequence[int], seat_to_play: int, trick: Sequence[tuple[int, int]] = ()
@@ -169,27 +178,36 @@ class Solver:
         self._setup(hands, seat_to_play, trick)
         seat = seat_to_play
         values: dict[int, int] = {}
+        best: int | None = None
         for card in self._moves(seat, self._count):
             won = self._play(card)
-            values[card] = won + self.value()
+            later = self.value(None if best is None else best - won)
+            values[card] = won + later
+            best = values[card] if best is None else max(best, values[card])
             self._unplay()
         for card, tricks in list(values.items()):
             for twin in self._equivalents(seat, card):
                 values[twin] = tricks
         return dict(sorted(values.items()))
 
-    def value(self) -> int:
-        """The max side's tricks from the current state: a bisection of null-window searches."""
+    def value(self, guess: int | None = None) -> int:
+        """The max side's tricks from the current state by null-window searches: without a
+        guess a bisection; with one, DDS's steps from it (a search at the guess, then one
+        trick up after a success or down after a failure, until the bounds meet)."""
         low, high = 0, self._tricks_left
+        target = None if guess is None else min(max(guess, 1), high)
         while low < high:
-            target = (low + high + 1) // 2
+            if target is None or not low < target <= high:
+                target = (low + high + 1) // 2
             found = self._search(target)[0]
             if self._stopped:
                 raise SearchStopped(f"stopped after {self.nodes} nodes")
             if found:
                 low = target
+                target = None if guess is None else target + 1
             else:
                 high = target - 1
+                target = None if guess is None else target - 1
         return low
 
     # -- state ---------------------------------------------------------------------------
@@ -280,6 +298,11 @@ class Solver:
                 return True, ranks
             if not leading_max and tricks_left - quick < need:
                 return False, ranks
+            most, ranks = self._later_tricks(leader)
+            if leading_max and most < need:
+                return False, ranks
+            if not leading_max and tricks_left - most >= need:
+                return True, ranks
             shape = self._shape(leader)
             for tops, entries in self.table.get(shape[0], {}).items():
                 entry = entries.get(self._patterns(shape, tops))
@@ -419,6 +442,61 @@ class Solver:
                 if entries >> suit & 1 and holding(self._hands[leader], suit):
                     return partner_total, partner_cards
         return total, cards
+
+    def _later_tricks(self, leader: int) -> tuple[int, int]:
+        """DDS's later-tricks bounds (LaterTricks.cpp): at most how many of the remaining tricks
+        the leader's side takes, and the cards (a mask) whose ranks decide it. Without trumps
+        (no trump, or none left), a side that holds no suit's best card, or whose best cards
+        head suits of at most `sum` cards (the longer hand of the side in each) with `sum`
+        short of the tricks left, loses a trick: a best card of the other side decides. With
+        trumps, where the other side holds the best trump: all but that trump's trick, or,
+        where the leader's side holds no trump, all but the longer hand's trumps of the other
+        side (lengths alone decide), or all but two where it also holds the second best trump
+        and that card's hand or its partner holds more than one trump."""
+        hands = self._hands
+        strain = self.strain
+        tricks_left = self._tricks_left
+        side = leader & 1
+        live = hands[0] | hands[1] | hands[2] | hands[3]
+        if strain == NO_TRUMP or not holding(live, strain):
+            total = 0
+            ranks = 0
+            for suit in range(4):
+                suit_live = holding(live, suit)
+                if not suit_live:
+                    continue
+                best = _top(suit_live)
+                owner = next(seat for seat in range(4) if holding(hands[seat], suit) >> best & 1)
+                if owner & 1 == side:
+                    total += max(
+                        holding(hands[owner], suit).bit_count(),
+                        holding(hands[owner ^ 2], suit).bit_count(),
+                    )
+                elif suit_live & ~holding(hands[owner], suit):
+                    ranks |= 1 << (13 * suit + best)
+            if total < tricks_left:
+                return tricks_left - 1, ranks
+            return tricks_left, 0
+        best = _top(holding(live, strain))
+        owner = next(seat for seat in range(4) if holding(hands[seat], strain) >> best & 1)
+        if owner & 1 == side:
+            return tricks_left, 0
+        if not holding(hands[leader] | hands[leader ^ 2], strain):
+            longer = max(
+                holding(hands[owner], strain).bit_count(),
+                holding(hands[owner ^ 2], strain).bit_count(),
+            )
+            return tricks_left - longer, 0
+        trumps = holding(live, strain) ^ 1 << best
+        if trumps:
+            second = _top(trumps)
+            holder = next(seat for seat in range(4) if holding(hands[seat], strain) >> second & 1)
+            if holder & 1 != side and (
+                holding(hands[holder], strain).bit_count() > 1
+                or holding(hands[holder ^ 2], strain).bit_count() > 1
+            ):
+                return tricks_left - 2, 1 << (13 * strain + second)
+        return tricks_left - 1, 1 << (13 * strain + best)
 
     def _cashable(self, seat: int) -> tuple[int, int, int]:
         """The winners `seat` cashes on lead: how many, which (a mask), and the suits (a
@@ -693,10 +771,18 @@ def solve_cards(
 
 def dd_table(hands: Sequence[int], solver_class: type = Solver) -> list[list[int]]:
     """DDS's table: `[strain][declarer]` -> the declarer's side's tricks (the declarer's left
-    hand leads), strains S, H, D, C, NT and declarers N, E, S, W."""
+    hand leads), strains S, H, D, C, NT and declarers N, E, S, W.
+
+    Each strain's four leads share one solver (its table); each lead's search starts from a
+    guess: the opposite side's answer for the first lead after the first, then the same side's
+    for the last two."""
     table = []
+    tricks = hands[0].bit_count()
     for strain in range(5):
         solver = solver_class(strain)
-        tricks = hands[0].bit_count()
-        table.append([tricks - solver.solve(hands, (declarer + 1) % 4) for declarer in range(4)])
+        leads = [solver.solve(hands, 1)]
+        leads.append(solver.solve(hands, 2, (), tricks - leads[0]))
+        leads.append(solver.solve(hands, 3, (), leads[0]))
+        leads.append(solver.solve(hands, 0, (), leads[1]))
+        table.append([tricks - won for won in leads])
     return table

@@ -1,13 +1,14 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The double-dummy search of `solver.py` in C, node for node.
 
-`KernelSolver` is `solver.Solver` compiled: the same null-window searches in the same
-bisection, the same quick tricks, the same winning-rank table entries probed and stored at
-the same trick boundaries and in the same order (open-addressing maps that grow and never
-drop an entry, and each bucket's tops records in insertion order, so they answer as the
-Python dicts do), the same equivalent-card runs and the same move weights sorted the same
-stable way, the same polls. Tests check equal values and equal node counts against
-the pure-Python solver, which stays the reference.
+`KernelSolver` is `solver.Solver` compiled: the same null-window searches in the same order
+(bisection or steps from a guess), the same quick tricks and later-tricks bounds, the same
+winning-rank table entries probed and stored at the same trick boundaries and in the same
+order (open-addressing maps that grow and never drop an entry, and each bucket's tops records
+in insertion order, so they answer as the Python dicts do; each tops record's filter of its
+entries' owners only skips lookups that would find nothing), the same equivalent-card runs
+and the same move weights sorted the same stable way, the same polls. Tests check equal
+values and equal node counts against the pure-Python solver, which stays the reference.
 """
 
 from libc.stdint cimport uint32_t, uint64_t
@@ -17,7 +18,6 @@ from kibitz.engines.dds import solver as _reference
 
 
 cdef extern from *:
-    int popcount "__builtin_popcountll"(unsigned long long) nogil
     int leading_zeros "__builtin_clzll"(unsigned long long) nogil
     int trailing_zeros "__builtin_ctzll"(unsigned long long) nogil
 
@@ -48,6 +48,8 @@ cdef struct Map:
 cdef struct TopsRecord:
     int tops[4]  # how many of each suit's highest live cards an entry fixes
     int next  # the bucket's next record, -1 for none
+    uint64_t filter[4]  # a bit for each of its entries' owners (`filter_bit`): a probe of
+    # owners whose bit is clear skips the entries map (no such entry)
 
 
 cdef int map_init(Map* table, uint64_t capacity) noexcept:
@@ -103,6 +105,14 @@ cdef Slot* map_add(Map* table, uint64_t* key) noexcept:
     return found
 
 
+cdef inline int popcount(uint64_t bits) noexcept nogil:
+    """Set bits, counted in registers (the builtin is a library call without -mpopcnt)."""
+    bits = bits - ((bits >> 1) & 0x5555555555555555ULL)
+    bits = (bits & 0x3333333333333333ULL) + ((bits >> 2) & 0x3333333333333333ULL)
+    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F0FULL
+    return <int> ((bits * 0x0101010101010101ULL) >> 56)
+
+
 cdef inline int top(uint64_t bits) nogil:
     """The highest set bit's index, -1 for none."""
     if bits == 0:
@@ -125,19 +135,27 @@ cdef inline bint same_tops(int* a, int* b) noexcept nogil:
     return a[0] == b[0] and a[1] == b[1] and a[2] == b[2] and a[3] == b[3]
 
 
+cdef inline void entry_owners(uint64_t* key, int* tops, uint32_t* owners, int* counts) noexcept nogil:
+    """An entry key's second half: each suit's owners of its tops."""
+    key[2] = (<uint64_t> (owners[0] >> (2 * (counts[0] - tops[0])))) | (
+        <uint64_t> (owners[1] >> (2 * (counts[1] - tops[1])))) << 32
+    key[3] = (<uint64_t> (owners[2] >> (2 * (counts[2] - tops[2])))) | (
+        <uint64_t> (owners[3] >> (2 * (counts[3] - tops[3])))) << 32
+
+
 cdef inline void entry_key(
     uint64_t* key, uint64_t lengths, int leader, int* tops, uint32_t* owners, int* counts
 ) noexcept nogil:
     """An entry's key: the lengths, the leader and tops, each suit's owners of its tops."""
-    cdef uint64_t patterns[4]
-    cdef int suit
-    for suit in range(4):
-        patterns[suit] = owners[suit] >> (2 * (counts[suit] - tops[suit]))
     key[0] = lengths
     key[1] = <uint64_t> leader | (<uint64_t> tops[0]) << 2 | (<uint64_t> tops[1]) << 6 | (
         <uint64_t> tops[2]) << 10 | (<uint64_t> tops[3]) << 14
-    key[2] = patterns[0] | patterns[1] << 32
-    key[3] = patterns[2] | patterns[3] << 32
+    entry_owners(key, tops, owners, counts)
+
+
+cdef inline int filter_bit(uint64_t* key) noexcept nogil:
+    """An entry key's owners hashed to 0..255: its bit in its tops record's filter."""
+    return <int> (((key[2] * 0x9E3779B97F4A7C15ULL) ^ (key[3] * 0xC2B2AE3D27D4EB4FULL)) >> 56)
 
 
 cdef inline uint64_t mix(uint64_t* key) noexcept nogil:
@@ -200,16 +218,17 @@ cdef class KernelSolver:
 
     # -- public ------------------------------------------------------------------------
 
-    def solve(self, hands, int seat_to_play, trick=()) -> int:
-        """Tricks the side of `seat_to_play` takes of the remaining ones (current included)."""
+    def solve(self, hands, int seat_to_play, trick=(), guess=None) -> int:
+        """Tricks the side of `seat_to_play` takes of the remaining ones (current included);
+        `guess` orders the searches (`value`)."""
         self._setup(hands, seat_to_play, trick)
-        return self.value()
+        return self.value(guess)
 
     def solve_cards(self, hands, int seat_to_play, trick=()) -> dict:
         """Every legal card of `seat_to_play` -> the tricks its side then takes."""
         self._setup(hands, seat_to_play, trick)
         cdef int n = self._moves(seat_to_play, self.count)
-        cdef int i, card, won
+        cdef int i, card, won, best = -1
         cdef int firsts[MAX_MOVES]
         for i in range(n):
             firsts[i] = self.move_buffer[self.ply][i]
@@ -217,20 +236,26 @@ cdef class KernelSolver:
         for i in range(n):
             card = firsts[i]
             won = self._play(card)
-            values[card] = won + self.value()
+            values[card] = won + self.value(None if best < 0 else best - won)
+            best = max(best, values[card])
             self._unplay()
         for card, tricks in list(values.items()):
             for twin in self._equivalents(seat_to_play, card):
                 values[twin] = tricks
         return dict(sorted(values.items()))
 
-    cpdef int value(self):
-        """The max side's tricks from the current state: a bisection of null-window searches."""
-        cdef int low = 0, high = self.tricks_left, target
+    cpdef int value(self, guess=None):
+        """The max side's tricks from the current state by null-window searches: a bisection,
+        or DDS's steps from a guess (`Solver.value`)."""
+        cdef int low = 0, high = self.tricks_left, target = 0
+        cdef bint guided = guess is not None
         cdef uint64_t ranks
         cdef bint found
+        if guided:
+            target = min(max(<int> guess, 1), high)
         while low < high:
-            target = (low + high + 1) // 2
+            if not low < target <= high:
+                target = (low + high + 1) // 2
             found = self._search(target, &ranks)
             if self.stopped:
                 if self.poll_error is not None:
@@ -239,8 +264,10 @@ cdef class KernelSolver:
                 raise _reference.SearchStopped(f"stopped after {self.nodes} nodes")
             if found:
                 low = target
+                target = target + 1 if guided else 0
             else:
                 high = target - 1
+                target = target - 1 if guided else 0
         return low
 
     cdef bint _poll(self) noexcept:
@@ -310,8 +337,9 @@ cdef class KernelSolver:
     # -- search --------------------------------------------------------------------------
 
     cdef bint _search(self, int need, uint64_t* ranks) noexcept:
-        cdef int tricks_left, pos, leader, seat, quick, low, high, n, i, won, ply, record
+        cdef int tricks_left, pos, leader, seat, quick, most, low, high, n, i, won, ply, record, bit
         cdef bint leading_max, maximising, result, found, shaped = False
+        cdef TopsRecord* tops_record
         cdef uint64_t lengths = 0, child_ranks, by_rank
         cdef uint64_t key[4]
         cdef uint32_t owners[4]
@@ -341,6 +369,11 @@ cdef class KernelSolver:
                 return True
             if not leading_max and tricks_left - quick < need:
                 return False
+            most = self._later_tricks(leader, ranks)
+            if leading_max and most < need:
+                return False
+            if not leading_max and tricks_left - most >= need:
+                return True
             ranks[0] = 0
             lengths = self._shape(owners, counts)
             shaped = True
@@ -350,9 +383,15 @@ cdef class KernelSolver:
             slot = map_find(&self.buckets, key)
             record = slot.a if slot.used else -1
             while record >= 0:
-                entry_key(key, lengths, leader, self.records[record].tops, owners, counts)
-                slot = map_find(&self.entries, key)
-                if slot.used:
+                tops_record = &self.records[record]
+                entry_owners(key, tops_record.tops, owners, counts)
+                bit = filter_bit(key)
+                if tops_record.filter[bit >> 6] >> (bit & 63) & 1:
+                    entry_key(key, lengths, leader, tops_record.tops, owners, counts)
+                    slot = map_find(&self.entries, key)
+                else:
+                    slot = NULL
+                if slot != NULL and slot.used:
                     if leading_max:
                         low = slot.a
                         high = slot.b
@@ -398,7 +437,7 @@ cdef class KernelSolver:
         cdef uint64_t live = self._live(), suit_ranks
         cdef uint64_t key[4]
         cdef int tops[4]
-        cdef int suit, record
+        cdef int suit, record, bit
         cdef Slot* bucket
         cdef Slot* entry
         cdef TopsRecord* grown
@@ -431,6 +470,7 @@ cdef class KernelSolver:
             self.records_used += 1
             for suit in range(4):
                 self.records[record].tops[suit] = tops[suit]
+                self.records[record].filter[suit] = 0
             self.records[record].next = -1
         entry_key(key, lengths, leader, tops, owners, counts)
         entry = map_find(&self.entries, key)
@@ -440,6 +480,8 @@ cdef class KernelSolver:
                 return
             entry.a = 0
             entry.b = tricks_left
+            bit = filter_bit(key)
+            self.records[record].filter[bit >> 6] |= (<uint64_t> 1) << (bit & 63)
         if result:
             if leading_max:
                 entry.a = max(entry.a, need)
@@ -453,22 +495,24 @@ cdef class KernelSolver:
     cdef uint64_t _shape(self, uint32_t* owners, int* counts) noexcept:
         """Every hand's suit lengths (the key, leader aside); fills each suit's owners of its
         live cards, high first, two bits a card, and each suit's live card count."""
-        cdef uint64_t lengths = 0, card
-        cdef int seat, suit, shift, bit
+        cdef uint64_t lengths = 0, card, live_suit
+        cdef uint64_t live = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
+        cdef int seat, suit
         for seat in range(4):
             for suit in range(4):
                 lengths = lengths << 4 | popcount(holding(self.hands[seat], suit))
         for suit in range(4):
             owners[suit] = 0
             counts[suit] = 0
-            shift = 13 * suit
-            for bit in range(12, -1, -1):
-                card = (<uint64_t> 1) << (shift + bit)
-                for seat in range(4):
-                    if self.hands[seat] & card:
-                        owners[suit] = owners[suit] << 2 | seat
-                        counts[suit] += 1
-                        break
+            live_suit = holding(live, suit)
+            while live_suit:
+                card = (<uint64_t> 1) << (13 * suit + top(live_suit))
+                seat = 0
+                while not self.hands[seat] & card:
+                    seat += 1
+                owners[suit] = owners[suit] << 2 | seat
+                counts[suit] += 1
+                live_suit &= ~(card >> (13 * suit))
         return lengths
 
     cdef uint64_t _top_cards(self, int* tops) noexcept:
@@ -518,6 +562,62 @@ cdef class KernelSolver:
                     ranks[0] = partner_ranks
                     return partner_total
         return total
+
+    cdef inline int _holder(self, int suit, int rank) noexcept:
+        """The seat holding `suit`'s card of `rank` (a card in a hand)."""
+        cdef int seat
+        for seat in range(3):
+            if holding(self.hands[seat], suit) >> rank & 1:
+                return seat
+        return 3
+
+    cdef int _later_tricks(self, int leader, uint64_t* ranks) noexcept:
+        """At most how many of the remaining tricks the leader's side takes (DDS's later
+        tricks, `Solver._later_tricks`); fills the cards whose ranks decide it (a mask)."""
+        cdef uint64_t live = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
+        cdef uint64_t suit_live, trumps
+        cdef int side = leader & 1, total = 0, suit, best, owner, longer, second
+        ranks[0] = 0
+        if self.strain == NO_TRUMP or not holding(live, self.strain):
+            for suit in range(4):
+                suit_live = holding(live, suit)
+                if not suit_live:
+                    continue
+                best = top(suit_live)
+                owner = self._holder(suit, best)
+                if (owner & 1) == side:
+                    total += max(
+                        popcount(holding(self.hands[owner], suit)),
+                        popcount(holding(self.hands[owner ^ 2], suit)),
+                    )
+                elif suit_live & ~holding(self.hands[owner], suit):
+                    ranks[0] |= (<uint64_t> 1) << (13 * suit + best)
+            if total < self.tricks_left:
+                return self.tricks_left - 1
+            ranks[0] = 0
+            return self.tricks_left
+        best = top(holding(live, self.strain))
+        owner = self._holder(self.strain, best)
+        if (owner & 1) == side:
+            return self.tricks_left
+        if not holding(self.hands[leader] | self.hands[leader ^ 2], self.strain):
+            longer = max(
+                popcount(holding(self.hands[owner], self.strain)),
+                popcount(holding(self.hands[owner ^ 2], self.strain)),
+            )
+            return self.tricks_left - longer
+        trumps = holding(live, self.strain) ^ ((<uint64_t> 1) << best)
+        if trumps:
+            second = top(trumps)
+            owner = self._holder(self.strain, second)
+            if (owner & 1) != side and (
+                popcount(holding(self.hands[owner], self.strain)) > 1
+                or popcount(holding(self.hands[owner ^ 2], self.strain)) > 1
+            ):
+                ranks[0] = (<uint64_t> 1) << (13 * self.strain + second)
+                return self.tricks_left - 2
+        ranks[0] = (<uint64_t> 1) << (13 * self.strain + best)
+        return self.tricks_left - 1
 
     cdef int _cashable(self, int seat, uint64_t* ranks, int* suits) noexcept:
         """The winners `seat` cashes on lead: how many; fills which (a mask) and the suits
@@ -610,20 +710,16 @@ cdef class KernelSolver:
     cdef void _top_owners(self, int suit, int* owners) noexcept:
         """owners[0..2]: the seats with the suit's best three cards; owners[3]: the second
         best card's rank (-1 for none)."""
-        cdef int found = 0, rank, seat
-        cdef uint64_t card
+        cdef int found = 0, rank
+        cdef uint64_t live = holding(self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3], suit)
         owners[0] = owners[1] = owners[2] = owners[3] = -1
-        for rank in range(12, -1, -1):
-            card = (<uint64_t> 1) << (13 * suit + rank)
-            for seat in range(4):
-                if self.hands[seat] & card:
-                    owners[found] = seat
-                    if found == 1:
-                        owners[3] = rank
-                    found += 1
-                    break
-            if found == 3:
-                break
+        while live and found < 3:
+            rank = top(live)
+            owners[found] = self._holder(suit, rank)
+            if found == 1:
+                owners[3] = rank
+            found += 1
+            live ^= (<uint64_t> 1) << rank
 
     cdef int _moves(self, int seat, int pos) noexcept:
         """Fills the ply's move buffer with the legal cards, best first; returns how many."""
