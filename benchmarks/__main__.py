@@ -4,8 +4,8 @@ backgammon against GNU Backgammon (benchmarks/backgammon.py), chess next to Sunf
 Stockfish (benchmarks/chess.py), sliding puzzles (benchmarks/puzzles.py), constraint
 satisfaction next to python-constraint2 and OR-Tools (benchmarks/csp.py), three players and
 more on Chinese checkers (benchmarks/multiplayer.py), hidden information next to OpenSpiel
-(benchmarks/hidden.py), double-dummy bridge next to DDS (benchmarks/bridge.py), then
-Connect Four solving.
+(benchmarks/hidden.py), double-dummy bridge next to DDS (benchmarks/bridge.py), GIB-style
+bridge play (benchmarks/bridge_play.py), then Connect Four solving.
 
 Everything runs under ``if __name__ == "__main__"``: the Connect Four peers start their child
 processes from a forkserver, which re-imports this module in every child.
@@ -35,7 +35,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "to python-constraint2 and OR-Tools CP-SAT (sudoku sets, counting, zebra), three "
         "players and more on Chinese checkers (depth, round robins, OpenSpiel's MCTS), hidden "
         "information (NashConv on Kuhn and Leduc poker, phantom tic-tac-toe matches with "
-        "OpenSpiel's ISMCTS), double-dummy bridge tables next to DDS, then Connect Four "
+        "OpenSpiel's ISMCTS), double-dummy bridge tables next to DDS, GIB-style bridge play "
+        "(pimc as declarer and defender), then Connect Four "
         "solving on Pons's test sets next to easyAI "
         "and OpenSpiel (see benchmarks/README.md).",
     )
@@ -140,6 +141,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="skip double-dummy bridge (list100's tables next to DDS through endplay)",
     )
     parser.add_argument(
+        "--no-bridge-play",
+        action="store_true",
+        help="skip GIB-style bridge play (pimc as declarer and defender on random deals)",
+    )
+    parser.add_argument(
         "--chess-pairs",
         type=argtypes.positive_int,
         metavar="N",
@@ -206,6 +212,11 @@ def main(argv: list[str]) -> None:
         from benchmarks import bridge
 
         bridge.run(quick=args.quick)
+        print()
+    if not args.no_bridge_play:
+        from benchmarks import bridge_play
+
+        bridge_play.run(quick=args.quick)
         print()
     if not args.no_connect4:
         from benchmarks import connect4
