@@ -12,6 +12,7 @@ from itertools import product
 import pytest
 from endplay import dds
 from endplay.types import Deal, Denom, Player
+from perft import perft
 
 from kibitz.games import GAMES, IllegalMoveError, NotationError
 from kibitz.games.bridge import Bridge
@@ -204,17 +205,6 @@ def brute_force_count(hands: list[list[str]], leader: int, strain: str, tricks: 
 
 COUNTS = {1: 42, 2: 158, 3: 1560}
 """The counts (both ways) of the endings below, for the record."""
-
-
-def perft(state: Bridge, depth: int) -> int:
-    if depth == 0 or state.is_terminal():
-        return 1
-    total = 0
-    for move in state.legal_moves():
-        state.play(move)
-        total += perft(state, depth - 1)
-        state.undo()
-    return total
 
 
 @pytest.mark.parametrize(("seed", "size", "strain"), [(1, 3, "NT"), (2, 3, "S"), (3, 4, "H")])
