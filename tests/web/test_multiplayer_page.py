@@ -153,14 +153,14 @@ def test_the_seats_follow_the_positions_players_four_on_a_clock(page):
     assert [label.strip() for label in labels] == [f"player {n}" for n in range(1, 5)]
     take_seats(page, {3})
     page.select_option("#play-limit", "clock")
-    page.fill("#play-minutes", "0.1")  # 6 s: the engines move at once
+    page.fill("#play-minutes", "0.2")  # 12 s each: the engines move at once, you have time
     page.click("#play-start")
     page.wait_for_selector("#play-panel[data-state='human']")
+    assert page.get_attribute("#clock-3", "class") == "clock running"  # first: it runs out
     assert len(moves(page)) == 3
     turn_is_named({3})(page)
     clocks = [page.inner_text(f"#clock-{player}") for player in range(4)]
     assert [clock.split(" 0:")[0] for clock in clocks] == [f"player {n}" for n in range(1, 5)]
-    assert page.get_attribute("#clock-3", "class") == "clock running"
     page.click("#play-resign")
     page.wait_for_selector("#play-panel[data-state='over']")
     page.click("#modes [data-mode='watch']")
