@@ -9,30 +9,12 @@ import random
 
 import pytest
 
+from benchmarks.hidden import openspiel_cell, openspiel_view
 from kibitz.games import GAMES, IllegalMoveError, NotationError
 from kibitz.games.phantom_tictactoe import PhantomTicTacToe
 from kibitz.games.tictactoe import cell_name
 
 GAMES_PLAYED = 150
-
-
-def cell_of(action: int) -> int:
-    """OpenSpiel's cell (row 0 at the top) as ours (row 0 at the bottom); an involution."""
-    return 3 * (2 - action // 3) + action % 3
-
-
-def view_of(information_state: str, player: int) -> str:
-    """OpenSpiel's information state string (the player's board, then their actions) as
-    our view: an attempt was refused where the board shows the opponent's mark."""
-    *rows, actions = information_state.split("\n")
-    board = "".join(rows)
-    attempts = []
-    for item in actions.split():
-        who, action = map(int, item.split(","))
-        assert who == player
-        refused = board[action] != "xo"[player]
-        attempts.append(cell_name(cell_of(action)) + ("*" if refused else ""))
-    return "xo"[player] + ":" + " ".join(attempts)
 
 
 def random_games(count: int = GAMES_PLAYED, seed: int = 5):
@@ -61,17 +43,17 @@ def test_random_games_are_openspiels_move_for_move():
         while True:
             positions += 1
             for player in (0, 1):
-                expected = view_of(spiel.information_state_string(player), player)
+                expected = openspiel_view(spiel.information_state_string(player), player)
                 assert state.view(player) == expected
             assert state.is_terminal() == spiel.is_terminal()
             if spiel.is_terminal():
                 assert state.returns() == tuple(spiel.returns())
                 break
             assert state.to_move() == spiel.current_player()
-            assert state.legal_moves() == sorted(map(cell_of, spiel.legal_actions()))
+            assert state.legal_moves() == sorted(map(openspiel_cell, spiel.legal_actions()))
             action = rng.choice(spiel.legal_actions())
             spiel.apply_action(action)
-            state.play(cell_of(action))
+            state.play(openspiel_cell(action))
     assert positions > 5 * GAMES_PLAYED
 
 
@@ -138,7 +120,7 @@ def test_a_view_with_all_the_opponents_marks_revealed_has_one_world():
     assert [cell_name(move) for move in view.legal_moves()] == ["c1", "a2", "c2", "a3", "b3"]
 
 
-def test_os_first_view_has_a_world_for_each_cell_of_x():
+def test_os_first_view_has_a_world_for_each_openspiel_cell_x():
     worlds = PhantomTicTacToe.from_position("o:").worlds()
     assert sorted(world.position() for world, _ in worlds) == sorted(map(cell_name, range(9)))
     assert {probability for _, probability in worlds} == {1 / 9}
