@@ -24,6 +24,8 @@ The search follows DDS (Bo Haglund's double-dummy solver), scaled down:
   all four leaders of a table), as DDS keeps its table;
 - equivalent cards merged: cards of one hand with no other live card (in another hand or on
   the table in the current trick) between them are one move, the highest standing for all;
+  and, as DDS's MakeNext, once a card fails to cut, the suit's cards below it and below
+  every winning rank found so far are not tried (they would fail alike);
 - move ordering by DDS's weights (its Moves.cpp, WeightAllocNT0 for leads, Notvoid1/2 and
   CombinedNotvoid3 for following, the Void functions for ruffs and discards), sorted
   stably.
@@ -91,6 +93,15 @@ def _beats(card: int, best: int, strain: int) -> bool:
     if suit == best_suit:
         return card > best
     return suit == strain
+
+
+def _skip_below(rank: int, suit_ranks: int) -> int:
+    """After a card of `rank` failed to cut: the rank below which the suit's other cards
+    would fail alike (DDS's MakeNext), 0 for none. Where the card lies below every winning
+    rank of the suit so far (`suit_ranks`), so do the suit's lower cards, which differ from
+    it only in ranks that decided nothing."""
+    lowest = (suit_ranks & -suit_ranks).bit_length() - 1 if suit_ranks else 13
+    return lowest if rank < lowest else 0
 
 
 def check_position(
@@ -316,7 +327,11 @@ class Solver:
         maximising = seat & 1 == self._max_side
         result = not maximising
         ranks = 0
+        skip_below = [0, 0, 0, 0]
         for card in self._moves(seat, pos):
+            suit, rank = divmod(card, 13)
+            if rank < skip_below[suit]:
+                continue
             won = self._play(card)
             by_rank = self._rank_win() if self._count == 0 else 0
             found, child_ranks = self._search(need - won)
@@ -326,6 +341,8 @@ class Solver:
                 ranks = child_ranks | by_rank
                 break
             ranks |= child_ranks | by_rank
+            if not skip_below[suit]:
+                skip_below[suit] = _skip_below(rank, holding(ranks, suit))
         if shape is not None and not self._stopped:
             self._store(shape, ranks, need, result, leading_max, tricks_left)
         return result, ranks

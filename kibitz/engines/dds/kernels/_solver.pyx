@@ -34,7 +34,7 @@ cdef enum:
 
 cdef struct Slot:
     uint64_t key[4]
-    int a  # a bucket's first and last tops records; an entry's low and high bounds
+    int a  # a bucket's index in `bucket_list`; an entry's low and high bounds
     int b
     int used
 
@@ -46,10 +46,15 @@ cdef struct Map:
 
 
 cdef struct TopsRecord:
-    int tops[4]  # how many of each suit's highest live cards an entry fixes
-    int next  # the bucket's next record, -1 for none
     uint64_t filter[4]  # a bit for each of its entries' owners (`filter_bit`): a probe of
     # owners whose bit is clear skips the entries map (no such entry)
+    int tops[4]  # how many of each suit's highest live cards an entry fixes
+
+
+cdef struct Bucket:
+    TopsRecord* records  # in insertion order, side by side in memory: a probe walks them all
+    int count
+    int room
 
 
 cdef int map_init(Map* table, uint64_t capacity) noexcept:
@@ -105,6 +110,20 @@ cdef Slot* map_add(Map* table, uint64_t* key) noexcept:
     return found
 
 
+cdef TopsRecord* new_record(Bucket* bucket) noexcept:
+    """Room for one more tops record, last in `bucket`; NULL without memory."""
+    cdef int room = 4 if bucket.room == 0 else 2 * bucket.room
+    cdef TopsRecord* grown
+    if bucket.count == bucket.room:
+        grown = <TopsRecord*> realloc(bucket.records, room * sizeof(TopsRecord))
+        if grown == NULL:
+            return NULL
+        bucket.records = grown
+        bucket.room = room
+    bucket.count += 1
+    return &bucket.records[bucket.count - 1]
+
+
 cdef inline int popcount(uint64_t bits) noexcept nogil:
     """Set bits, counted in registers (the builtin is a library call without -mpopcnt)."""
     bits = bits - ((bits >> 1) & 0x5555555555555555ULL)
@@ -129,6 +148,12 @@ cdef inline bint beats(int card, int best, int strain) nogil:
     if suit == best // 13:
         return card > best
     return suit == strain
+
+
+cdef inline int skip_rank(int rank, uint64_t suit_ranks) noexcept nogil:
+    """`solver._skip_below`."""
+    cdef int lowest = trailing_zeros(suit_ranks) if suit_ranks else 13
+    return lowest if rank < lowest else 0
 
 
 cdef inline bint same_tops(int* a, int* b) noexcept nogil:
@@ -189,11 +214,11 @@ cdef class KernelSolver:
     cdef int leader
     cdef int tricks_left
     cdef int max_side
-    cdef Map buckets  # (lengths, leader) -> its tops records (first, last)
+    cdef Map buckets  # (lengths, leader) -> its index in bucket_list
     cdef Map entries  # (lengths, leader and tops, owners) -> bounds (low, high)
-    cdef TopsRecord* records
-    cdef int records_room
-    cdef int records_used
+    cdef Bucket* bucket_list
+    cdef int buckets_room
+    cdef int buckets_used
 
     def __cinit__(self, int strain, long long poll_nodes=POLL_NODES):
         if not 0 <= strain <= NO_TRUMP:
@@ -201,15 +226,18 @@ cdef class KernelSolver:
         self.strain = strain
         self.poll_nodes = max(1, poll_nodes)
         self.next_poll = self.poll_nodes
-        self.records_room = 1 << 10
-        self.records = <TopsRecord*> malloc(self.records_room * sizeof(TopsRecord))
-        if not (map_init(&self.buckets, 1 << 10) and map_init(&self.entries, 1 << 12)) or self.records == NULL:
+        self.buckets_room = 1 << 10
+        self.bucket_list = <Bucket*> malloc(self.buckets_room * sizeof(Bucket))
+        if not (map_init(&self.buckets, 1 << 10) and map_init(&self.entries, 1 << 12)) or self.bucket_list == NULL:
             raise MemoryError()
 
     def __dealloc__(self):
+        cdef int i
+        for i in range(self.buckets_used):
+            free(self.bucket_list[i].records)
         free(self.buckets.slots)
         free(self.entries.slots)
-        free(self.records)
+        free(self.bucket_list)
 
     @property
     def table_size(self) -> int:
@@ -337,9 +365,12 @@ cdef class KernelSolver:
     # -- search --------------------------------------------------------------------------
 
     cdef bint _search(self, int need, uint64_t* ranks) noexcept:
-        cdef int tricks_left, pos, leader, seat, quick, most, low, high, n, i, won, ply, record, bit
+        cdef int tricks_left, pos, leader, seat, quick, most, low, high, n, i, won, ply, bit
+        cdef int card, suit
+        cdef int skip_below[4]
         cdef bint leading_max, maximising, result, found, shaped = False
         cdef TopsRecord* tops_record
+        cdef TopsRecord* records_end
         cdef uint64_t lengths = 0, child_ranks, by_rank
         cdef uint64_t key[4]
         cdef uint32_t owners[4]
@@ -381,9 +412,12 @@ cdef class KernelSolver:
             key[1] = leader
             key[2] = key[3] = 0
             slot = map_find(&self.buckets, key)
-            record = slot.a if slot.used else -1
-            while record >= 0:
-                tops_record = &self.records[record]
+            if slot.used:
+                tops_record = self.bucket_list[slot.a].records
+                records_end = tops_record + self.bucket_list[slot.a].count
+            else:
+                tops_record = records_end = NULL
+            while tops_record != records_end:
                 entry_owners(key, tops_record.tops, owners, counts)
                 bit = filter_bit(key)
                 if tops_record.filter[bit >> 6] >> (bit & 63) & 1:
@@ -399,15 +433,20 @@ cdef class KernelSolver:
                         low = tricks_left - slot.b
                         high = tricks_left - slot.a
                     if low >= need or high < need:
-                        ranks[0] = self._top_cards(self.records[record].tops)
+                        ranks[0] = self._top_cards(tops_record.tops)
                         return low >= need
-                record = self.records[record].next
+                tops_record += 1
         maximising = (seat & 1) == self.max_side
         result = not maximising
         ply = self.ply
         n = self._moves(seat, pos)
+        skip_below[0] = skip_below[1] = skip_below[2] = skip_below[3] = 0
         for i in range(n):
-            won = self._play(self.move_buffer[ply][i])
+            card = self.move_buffer[ply][i]
+            suit = card // 13
+            if card % 13 < skip_below[suit]:
+                continue
+            won = self._play(card)
             by_rank = self._rank_win() if self.count == 0 else 0
             found = self._search(need - won, &child_ranks)
             self._unplay()
@@ -416,6 +455,8 @@ cdef class KernelSolver:
                 ranks[0] = child_ranks | by_rank
                 break
             ranks[0] |= child_ranks | by_rank
+            if not skip_below[suit]:
+                skip_below[suit] = skip_rank(card % 13, holding(ranks[0], suit))
         if shaped and not self.stopped:
             self._store(lengths, leader, owners, counts, ranks[0], need, result, leading_max, tricks_left)
         return result
@@ -437,41 +478,38 @@ cdef class KernelSolver:
         cdef uint64_t live = self._live(), suit_ranks
         cdef uint64_t key[4]
         cdef int tops[4]
-        cdef int suit, record, bit
-        cdef Slot* bucket
+        cdef int suit, bit, i
+        cdef Slot* slot
         cdef Slot* entry
-        cdef TopsRecord* grown
+        cdef Bucket* bucket
+        cdef TopsRecord* record = NULL
         for suit in range(4):
             suit_ranks = holding(ranks, suit)
             tops[suit] = popcount(holding(live, suit) >> trailing_zeros(suit_ranks)) if suit_ranks else 0
         key[0] = lengths
         key[1] = leader
         key[2] = key[3] = 0
-        bucket = map_find(&self.buckets, key)
-        record = bucket.a if bucket.used else -1
-        while record >= 0 and not same_tops(self.records[record].tops, tops):
-            record = self.records[record].next
-        if record < 0:  # a new tops record, last in its bucket
-            if self.records_used == self.records_room:
-                grown = <TopsRecord*> realloc(self.records, 2 * self.records_room * sizeof(TopsRecord))
-                if grown == NULL:
-                    return
-                self.records = grown
-                self.records_room *= 2
-            if bucket.used:
-                self.records[bucket.b].next = self.records_used
-            else:
-                bucket = map_add(&self.buckets, key)
-                if bucket == NULL:
-                    return
-                bucket.a = self.records_used
-            bucket.b = self.records_used
-            record = self.records_used
-            self.records_used += 1
+        slot = map_find(&self.buckets, key)
+        if not slot.used:
+            bucket = self._new_bucket()
+            if bucket == NULL:
+                return
+            slot = map_add(&self.buckets, key)
+            if slot == NULL:
+                return
+            slot.a = self.buckets_used - 1
+        bucket = &self.bucket_list[slot.a]
+        for i in range(bucket.count):
+            if same_tops(bucket.records[i].tops, tops):
+                record = &bucket.records[i]
+                break
+        if record == NULL:  # a new tops record, last in its bucket
+            record = new_record(bucket)
+            if record == NULL:
+                return
             for suit in range(4):
-                self.records[record].tops[suit] = tops[suit]
-                self.records[record].filter[suit] = 0
-            self.records[record].next = -1
+                record.tops[suit] = tops[suit]
+                record.filter[suit] = 0
         entry_key(key, lengths, leader, tops, owners, counts)
         entry = map_find(&self.entries, key)
         if not entry.used:
@@ -481,7 +519,7 @@ cdef class KernelSolver:
             entry.a = 0
             entry.b = tricks_left
             bit = filter_bit(key)
-            self.records[record].filter[bit >> 6] |= (<uint64_t> 1) << (bit & 63)
+            record.filter[bit >> 6] |= (<uint64_t> 1) << (bit & 63)
         if result:
             if leading_max:
                 entry.a = max(entry.a, need)
@@ -491,6 +529,21 @@ cdef class KernelSolver:
             entry.b = min(entry.b, need - 1)
         else:
             entry.a = max(entry.a, tricks_left - need + 1)
+
+    cdef Bucket* _new_bucket(self) noexcept:
+        """An empty bucket, last in `bucket_list`; NULL without memory."""
+        cdef Bucket* grown
+        if self.buckets_used == self.buckets_room:
+            grown = <Bucket*> realloc(self.bucket_list, 2 * self.buckets_room * sizeof(Bucket))
+            if grown == NULL:
+                return NULL
+            self.bucket_list = grown
+            self.buckets_room *= 2
+        grown = &self.bucket_list[self.buckets_used]
+        grown.records = NULL
+        grown.count = grown.room = 0
+        self.buckets_used += 1
+        return grown
 
     cdef uint64_t _shape(self, uint32_t* owners, int* counts) noexcept:
         """Every hand's suit lengths (the key, leader aside); fills each suit's owners of its
