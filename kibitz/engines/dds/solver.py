@@ -325,6 +325,11 @@ class Solver:
                 if low >= need or high < need:
                     return low >= need, self._top_cards(tops)
         maximising = seat & 1 == self._max_side
+        if pos == 1:
+            cutoff = need if maximising else tricks_left - need + 1
+            sure, ranks = self._second_hand_tricks(seat, cutoff)
+            if sure:
+                return maximising, ranks
         result = not maximising
         ranks = 0
         skip_below = [0, 0, 0, 0]
@@ -459,6 +464,78 @@ class Solver:
                 if entries >> suit & 1 and holding(self._hands[leader], suit):
                     return partner_total, partner_cards
         return total, cards
+
+    def _second_hand_tricks(self, seat: int, cutoff: int) -> tuple[bool, int]:
+        """DDS's QuickTricksSecondHand: whether the side of `seat`, second to play, surely
+        takes `cutoff` tricks from here, and the winning ranks (a mask) that say so. The
+        current trick is sure where the side ruffs and the third hand cannot overruff, or
+        where its best card of the suit led beats the lead and the third hand's cards, which
+        cannot ruff; in no trump, the hand that wins it then cashes the suit's second best
+        card if it holds the best two, its top winners in the other suits and the suits
+        nobody else holds."""
+        hands = self._hands
+        strain = self.strain
+        partner, third = seat ^ 2, (seat + 1) & 3
+        lead = self._cards[self._ply - 1]
+        suit = lead // 13
+        own = holding(hands[seat], suit) | holding(hands[partner], suit)
+        third_ruffs = bool(
+            strain != NO_TRUMP
+            and suit != strain
+            and holding(hands[third], strain)
+            and not holding(hands[third], suit)
+        )
+        if (
+            strain != NO_TRUMP
+            and suit != strain
+            and any(
+                not holding(hands[hand], suit) and holding(hands[hand], strain)
+                for hand in (seat, partner)
+            )
+        ):
+            if third_ruffs:
+                return False, 0
+            ranks = 0
+        elif own and _top(own) > max(lead % 13, _top(holding(hands[third], suit))):
+            if third_ruffs:
+                return False, 0
+            ranks = 1 << (13 * suit + _top(own))
+        else:
+            return False, 0
+        tricks = 1
+        if tricks >= cutoff:
+            return True, ranks
+        if strain != NO_TRUMP:
+            return False, 0
+        winner = seat if holding(hands[seat], suit) > holding(hands[partner], suit) else partner
+        others = hands[(winner + 1) & 3] | hands[(winner + 2) & 3] | hands[(winner + 3) & 3]
+        live = holding(self._live(), suit)
+        best = _top(live)
+        second = _top(live ^ (1 << best))
+        if (
+            second >= 0
+            and holding(hands[winner], suit) >> second & 1
+            and (holding(hands[winner], suit) >> best & 1)
+        ):
+            tricks += 1
+            ranks |= 1 << (13 * suit + second)
+            if tricks >= cutoff:
+                return True, ranks
+        for other_suit in range(4):
+            mine = holding(hands[winner], other_suit)
+            if other_suit == suit or not mine:
+                continue
+            top_other = _top(holding(others, other_suit))
+            if top_other < 0:
+                tricks += mine.bit_count()
+            elif _top(mine) > top_other:
+                tricks += 1
+                ranks |= 1 << (13 * other_suit + _top(mine))
+            else:
+                continue
+            if tricks >= cutoff:
+                return True, ranks
+        return False, 0
 
     def _later_tricks(self, leader: int) -> tuple[int, int]:
         """DDS's later-tricks bounds (LaterTricks.cpp): at most how many of the remaining tricks

@@ -437,6 +437,10 @@ cdef class KernelSolver:
                         return low >= need
                 tops_record += 1
         maximising = (seat & 1) == self.max_side
+        if pos == 1 and self._second_hand_tricks(
+            seat, need if maximising else tricks_left - need + 1, ranks
+        ):
+            return maximising
         result = not maximising
         ply = self.ply
         n = self._moves(seat, pos)
@@ -671,6 +675,63 @@ cdef class KernelSolver:
                 return self.tricks_left - 2
         ranks[0] = (<uint64_t> 1) << (13 * self.strain + best)
         return self.tricks_left - 1
+
+    cdef bint _second_hand_tricks(self, int seat, int cutoff, uint64_t* ranks) noexcept:
+        """`Solver._second_hand_tricks`; fills the winning ranks where it answers True."""
+        cdef int partner = seat ^ 2, third = (seat + 1) & 3
+        cdef int suit = self.cards[self.ply - 1] // 13, lead_rank = self.cards[self.ply - 1] % 13
+        cdef int winner, best, second, other_suit, top_other, tricks = 1
+        cdef uint64_t own = holding(self.hands[seat], suit) | holding(self.hands[partner], suit)
+        cdef uint64_t found = 0, others, live, mine
+        cdef bint suit_contract = self.strain != NO_TRUMP and suit != self.strain
+        cdef bint third_ruffs = suit_contract and holding(self.hands[third], self.strain) and not holding(
+            self.hands[third], suit
+        )
+        if suit_contract and (
+            (not holding(self.hands[seat], suit) and holding(self.hands[seat], self.strain))
+            or (not holding(self.hands[partner], suit) and holding(self.hands[partner], self.strain))
+        ):
+            if third_ruffs:
+                return False
+        elif own and top(own) > max(lead_rank, top(holding(self.hands[third], suit))):
+            if third_ruffs:
+                return False
+            found = (<uint64_t> 1) << (13 * suit + top(own))
+        else:
+            return False
+        if tricks >= cutoff:
+            ranks[0] = found
+            return True
+        if self.strain != NO_TRUMP:
+            return False
+        winner = seat if holding(self.hands[seat], suit) > holding(self.hands[partner], suit) else partner
+        others = self.hands[(winner + 1) & 3] | self.hands[(winner + 2) & 3] | self.hands[(winner + 3) & 3]
+        live = holding(self._live(), suit)
+        best = top(live)
+        second = top(live ^ ((<uint64_t> 1) << best))
+        mine = holding(self.hands[winner], suit)
+        if second >= 0 and (mine >> second) & 1 and (mine >> best) & 1:
+            tricks += 1
+            found |= (<uint64_t> 1) << (13 * suit + second)
+            if tricks >= cutoff:
+                ranks[0] = found
+                return True
+        for other_suit in range(4):
+            mine = holding(self.hands[winner], other_suit)
+            if other_suit == suit or not mine:
+                continue
+            top_other = top(holding(others, other_suit))
+            if top_other < 0:
+                tricks += popcount(mine)
+            elif top(mine) > top_other:
+                tricks += 1
+                found |= (<uint64_t> 1) << (13 * other_suit + top(mine))
+            else:
+                continue
+            if tricks >= cutoff:
+                ranks[0] = found
+                return True
+        return False
 
     cdef int _cashable(self, int seat, uint64_t* ranks, int* suits) noexcept:
         """The winners `seat` cashes on lead: how many; fills which (a mask) and the suits
