@@ -26,6 +26,7 @@ KERNELS = [
         ("kibitz.engines.alphabeta.kernels._table", []),
         ("kibitz.engines.alphabeta.kernels._connect4", POPCNT),
         ("kibitz.engines.mcts.kernels._playouts", []),
+        ("kibitz.engines.mcts.kernels._walk", []),
         ("kibitz.games.chess._board", []),
         ("kibitz.games._sliding_kernel", []),
         ("kibitz.engines.dds.kernels._solver", []),

@@ -425,6 +425,15 @@ class Hex(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Playout, Present
 
     # -- search support ---------------------------------------------------------------------
 
+    @property
+    def swap_rule(self) -> bool:
+        """Whether the game is played with the swap rule."""
+        return self._swap_rule
+
+    def bitboards(self) -> tuple[int, int]:
+        """(Black's stones, White's stones) in the module's layout (for compiled kernels)."""
+        return self._stones[0], self._stones[1]
+
     def key(self) -> int:
         """Zobrist key of the stones, the board size, the side to move and whether White may
         swap now."""

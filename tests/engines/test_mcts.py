@@ -244,12 +244,13 @@ def test_a_full_tree_stops_growing_and_says_so():
     assert MCTS.memory_mb(MCTS({"TreeMemory": 300}).options) == 300
 
 
+@pytest.mark.parametrize("kernel", [False, True], ids=["python", "kernel"])
 @pytest.mark.parametrize("rave", [False, True], ids=["plain", "rave"])
 @pytest.mark.parametrize(("game", "position"), [(ConnectFour, ""), (Hex, "7"), (Hex, "11")])
-def test_the_memory_bound_counts_at_least_what_the_tree_takes(game, position, rave):
+def test_the_memory_bound_counts_at_least_what_the_tree_takes(game, position, rave, kernel):
     import tracemalloc
 
-    engine = MCTS({"RAVE": "on" if rave else "off"})
+    engine = MCTS({"RAVE": "on" if rave else "off", "Kernel": kernel})
     state = game.from_position(position)
     tracemalloc.start()
     try:
@@ -260,7 +261,9 @@ def test_the_memory_bound_counts_at_least_what_the_tree_takes(game, position, ra
     # what the engine's own modules allocated and still hold (not the games' caches)
     mine = snapshot.filter_traces([tracemalloc.Filter(True, "*/kibitz/engines/mcts/*")])
     held = sum(stat.size for stat in mine.statistics("filename"))
-    assert held <= result.stats["tree_bytes"] <= 1.5 * held
+    assert held <= result.stats["tree_bytes"]
+    if not kernel:  # the bound is the Python tree's size; the compiled tree takes less
+        assert result.stats["tree_bytes"] <= 1.5 * held
 
 
 # -- more players, chance, priors ------------------------------------------------------------

@@ -2,7 +2,8 @@
 answer in the shared score model (docs/engines.md, "mcts").
 
 The simulations themselves are in `simulation.py`, their tree policies in `policies.py`,
-their leaf evaluations in `evaluators.py`, the tree in `tree.py`, tree reuse in `reuse.py`.
+their leaf evaluations in `evaluators.py`, the tree in `tree.py`, tree reuse in `reuse.py`;
+the same simulations compiled, for the games that have a kernel, in `kernels/_walk.pyx`.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from typing import Any, ClassVar, Protocol
 
 from kibitz.engines.base import Engine, OptionSpec, Requirements, SearchContext
 from kibitz.engines.driver import SearchDriver, root_candidates, terminal_result
-from kibitz.engines.mcts.evaluators import EVALUATORS, Evaluator
-from kibitz.engines.mcts.policies import POLICIES, TreePolicy, make_policy
+from kibitz.engines.mcts import kernels
+from kibitz.engines.mcts.evaluators import EVALUATORS, Evaluator, GamePlayout, KernelPlayout
+from kibitz.engines.mcts.policies import POLICIES, RAVE, UCT, TreePolicy, make_policy
 from kibitz.engines.mcts.reuse import find_subtree
 from kibitz.engines.mcts.settings import Settings
 from kibitz.engines.mcts.simulation import NO_PLAYER, Simulations
@@ -198,8 +200,10 @@ class MCTS(Engine):
             "Kernel",
             "check",
             True,
-            "Compiled playouts where the game has them (Connect Four): the same playouts, "
-            "move for move, as the game's Python ones, several times as fast. Off = Python.",
+            "Compiled search where the game has it: with random playouts and UCT (RAVE or "
+            "not), the whole tree walk in C (Connect Four, Hex), simulation for simulation "
+            "the Python search, about ten times as fast; else compiled playouts (Connect "
+            "Four), move for move the game's own. Off = Python.",
         ),
         OptionSpec(
             "Seed",
@@ -267,24 +271,27 @@ class MCTS(Engine):
             self._previous = None
             return terminal_result(state, driver.elapsed())
         candidates = root_candidates(state.legal_moves(), limits.search_moves)
-        # a stop or no time left ends it before the first simulation (0 nodes): the answer is
-        # then the tree's, reused or fresh (`ranked_root_moves` lists every root move)
-        root = self._reused_root(state) if not limits.search_moves else None
-        reused = root.visits if root is not None else 0
-        if root is None:
-            root = Node(None, NO_PLAYER)
         seed = self.options["Seed"]
+        rng = random.Random(seed) if seed else random.Random()
+        root_moves = candidates if limits.search_moves else None
         settings = self.settings(state)
         evaluator = self.make_evaluator(state, settings)
-        simulations = Simulations(
-            state,
-            root,
-            settings,
-            random.Random(seed) if seed else random.Random(),
-            root_moves=candidates if limits.search_moves else None,
-            evaluator=evaluator,
-            policy=self.make_policy(settings, evaluator),
-        )
+        policy = self.make_policy(settings, evaluator)
+        board = _compiled_board(state, settings, evaluator, policy)
+        node_type = Node if board is None else kernels.KernelNode
+        # a stop or no time left ends it before the first simulation (0 nodes): the answer is
+        # then the tree's, reused or fresh (`ranked_root_moves` lists every root move)
+        root = self._reused_root(state, node_type) if not limits.search_moves else None
+        reused = root.visits if root is not None else 0
+        if root is None:
+            root = node_type(None, NO_PLAYER)
+        simulations: Simulations | kernels.Walk
+        if board is None:
+            simulations = Simulations(
+                state, root, settings, rng, root_moves, evaluator=evaluator, policy=policy
+            )
+        else:
+            simulations = kernels.Walk(board, root, settings, rng, root_moves)
         stop_reason = self._simulate(simulations, driver, limits)
         elapsed = driver.elapsed()
         self._report(simulations, driver, limits.multipv, elapsed)
@@ -314,10 +321,14 @@ class MCTS(Engine):
             stats=stats,
         )
 
-    def _reused_root(self, state: Game) -> Node | None:
+    def _reused_root(self, state: Game, node_type: type) -> Node | None:
+        """The previous search's subtree of `state`, where it is a tree of `node_type` (a
+        tree of the compiled walk and one of the Python search do not mix)."""
         if self._previous is None or not self.options["Reuse"]:
             return None
         previous, root = self._previous
+        if type(root) is not node_type:
+            return None
         node = find_subtree(previous, root, state)
         if node is not None:
             node.move, node.mover, node.prior = None, NO_PLAYER, None
@@ -327,7 +338,7 @@ class MCTS(Engine):
         return node
 
     def _simulate(
-        self, simulations: Simulations, driver: SearchDriver, limits: Limits
+        self, simulations: Simulations | kernels.Walk, driver: SearchDriver, limits: Limits
     ) -> StopReason:
         """Simulations until a limit is reached or the root is proven; why it ended."""
         return poll_steps(
@@ -338,7 +349,11 @@ class MCTS(Engine):
         )
 
     def _report(
-        self, simulations: Simulations, driver: SearchDriver, multipv: int, elapsed: float
+        self,
+        simulations: Simulations | kernels.Walk,
+        driver: SearchDriver,
+        multipv: int,
+        elapsed: float,
     ) -> None:
         root_moves = ranked_root_moves(simulations.root, simulations.outcomes)
         for index, line in enumerate(root_moves[: max(1, multipv)], start=1):
@@ -354,6 +369,18 @@ class MCTS(Engine):
                     root_moves=root_moves if index == 1 else [],
                 )
             )
+
+
+def _compiled_board(
+    state: Game, settings: Settings, evaluator: Evaluator, policy: TreePolicy
+) -> Any | None:
+    """The compiled walk's board of `state` (`kernels.walk_for`) where option Kernel is on
+    and the search is one the walk repeats: the built-in random playouts and UCT, with or
+    without RAVE; else None (the Python search)."""
+    if not settings.kernel or type(evaluator) not in (KernelPlayout, GamePlayout):
+        return None
+    base = policy.base if isinstance(policy, RAVE) else policy
+    return kernels.walk_for(state) if type(base) is UCT else None
 
 
 def ranked_root_moves(root: Node, odds: Mapping[Move, float] | None = None) -> list[RootMove]:
@@ -436,6 +463,6 @@ def principal_variation(child: Node) -> list[Move]:
     return line
 
 
-def _average_depth(simulations: Simulations) -> float:
+def _average_depth(simulations: Simulations | kernels.Walk) -> float:
     playouts = simulations.playouts
     return simulations.depth_total / playouts if playouts else 0.0

@@ -19,7 +19,8 @@ class Settings:
     max_bytes: int
     """The tree's memory bound (`tree.node_bytes` counts)."""
     kernel: bool
-    """Compiled playouts where the game has them (`kernels.playout_for`)."""
+    """The compiled tree walk (`kernels.walk_for`) or playouts (`kernels.playout_for`) where
+    the game has them."""
     hooks: bool
     """Decisive and anti-decisive moves from the game's solver hooks (with the solver)."""
     evaluation: str = "playout"
