@@ -30,6 +30,7 @@ KERNELS = [
         ("kibitz.games.chess._board", []),
         ("kibitz.games._sliding_kernel", []),
         ("kibitz.engines.dds.kernels._solver", []),
+        ("kibitz.games.backgammon._kernel", ["-ffp-contract=off"]),
     )
 ]
 

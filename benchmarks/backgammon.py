@@ -11,10 +11,13 @@ is kibitz's points per game with a 95% interval (normal approximation over the p
 
 from __future__ import annotations
 
+import argparse
+import gc
 import math
 import multiprocessing
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -294,6 +297,92 @@ def speed_table(positions: list[str], depth: int) -> list[str]:
     return lines
 
 
+WARM_UP = (START, (6, 6))
+"""What gnubg and the searches answer once before the timed ones (the start with 6-6, which
+the table does not time), so that no row pays for first evaluations."""
+
+
+SEARCH_REPEATS = 3
+"""Searches timed per position and setting, the fastest counted (each with a new engine,
+after a garbage collection): the machine's other work only ever adds time."""
+
+
+def search_seconds(text: str, kernel: bool) -> tuple[float, tuple]:
+    """Seconds expectimax (default options: every play exact) takes for a 2-ply search of
+    `text` (``ID:31``) with an empty table, the fastest of `SEARCH_REPEATS`, and its answer
+    (best move, value, nodes)."""
+    state = Backgammon.from_position(text)
+    times = []
+    for _ in range(SEARCH_REPEATS):
+        engine = ENGINES["expectimax"]({"Kernel": kernel})
+        gc.collect()
+        start = time.perf_counter()
+        result = engine.search(state, Limits(depth=2), SearchContext())
+        times.append(time.perf_counter() - start)
+    return min(times), (result.best_move, result.score.expected, result.nodes)
+
+
+def hint_seconds(judge: gnubg_driver.Gnubg, text: str) -> float:
+    """Seconds gnubg's hint takes for `text` (``ID:31``) at the judge's setting."""
+    position_id, roll = text.split(":")
+    start = time.perf_counter()
+    judge.hints(position_id, (int(roll[0]), int(roll[1])), 1)
+    return time.perf_counter() - start
+
+
+def hint_time_table(positions: list[str]) -> list[str]:
+    """A 2-ply search of each opening roll and of each of `positions` (``ID:31``): kibitz's
+    expectimax with its compiled kernel off and on, next to gnubg's 2-ply hint, timed in
+    turn in one run. gnubg runs in one process for the whole table (its evaluation cache
+    kept, as in play) and is asked each position once: its first answer is the one timed;
+    each search starts with an empty table (`search_seconds`). Both are warmed up first on
+    a position the table does not time. The kernel must not change the answer: best move,
+    value and nodes are checked."""
+    sections = {
+        "the 15 opening rolls": [
+            (f"start {high}{low}", f"{START}:{high}{low}") for high, low in OPENING_ROLLS
+        ],
+        f"{len(positions)} positions from play": [(text, text) for text in positions],
+    }
+    judge = gnubg_driver.Gnubg("2-ply")
+    judge.hints(WARM_UP[0], WARM_UP[1], 1)
+    for kernel in (False, True):
+        search_seconds(f"{WARM_UP[0]}:{WARM_UP[1][0]}{WARM_UP[1][1]}", kernel)
+    lines = [
+        "A 2-ply search (expectimax, default options: every play's exact value; the fastest "
+        f"of {SEARCH_REPEATS}) against gnubg 1.07's 2-ply hint (world class, cubeless; its "
+        "first answer), milliseconds",
+        f"{'position':<22}{'plays':>6}{'nodes':>8}{'kernel off':>12}{'kernel on':>11}"
+        f"{'gnubg 2-ply':>13}{'on / gnubg':>12}",
+    ]
+    for title, rows in sections.items():
+        lines.append(title)
+        totals = [0.0, 0.0, 0.0]
+        worst = 0.0
+        for label, text in rows:
+            off, answer = search_seconds(text, kernel=False)
+            on, same = search_seconds(text, kernel=True)
+            if same != answer:
+                raise AssertionError(f"the kernel changes the answer at {text}: {same} {answer}")
+            theirs = hint_seconds(judge, text)
+            for index, seconds in enumerate((off, on, theirs)):
+                totals[index] += seconds
+            worst = max(worst, on / theirs)
+            plays = len(Backgammon.from_position(text).legal_moves())
+            lines.append(
+                f"{label:<22}{plays:>6}{answer[2]:>8,}{1000 * off:>12.0f}{1000 * on:>11.1f}"
+                f"{1000 * theirs:>13.0f}{on / theirs:>12.2f}"
+            )
+        off, on, theirs = totals
+        lines.append(
+            f"{'total':<36}{1000 * off:>12.0f}{1000 * on:>11.1f}{1000 * theirs:>13.0f}"
+            f"{on / theirs:>12.2f}   worst {worst:.2f}"
+        )
+    judge.close()
+    lines.append("the kernel finds the same best move, value and node count at every position")
+    return lines
+
+
 def pairings(pairs: int) -> list[Pairing]:
     return [
         Pairing("kibitz expectimax 1-ply", "gnubg beginner", pairs),
@@ -315,8 +404,32 @@ def run(pairs: int | None = None, quick: bool = False) -> None:
     for line in opening_loss_table():
         print(line)
     print()
-    for line in speed_table(sample_positions(5 if quick else 20, seed=2), depth=2):
+    timed = sample_positions(5 if quick else 20, seed=2)
+    for line in speed_table(timed, depth=2):
+        print(line)
+    print()
+    for line in hint_time_table(timed):
         print(line)
     print()
     for line in match_table(pairings(pairs or (2 if quick else 100)), workers=2):
         print(line, flush=True)
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.backgammon", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="small samples: a smoke run")
+    parser.add_argument(
+        "--times",
+        action="store_true",
+        help="only the 2-ply search times next to gnubg's 2-ply hint (20 positions, --quick 5)",
+    )
+    args = parser.parse_args(argv)
+    if args.times and gnubg_driver.available():
+        for line in hint_time_table(sample_positions(5 if args.quick else 20, seed=2)):
+            print(line)
+    else:
+        run(quick=args.quick)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

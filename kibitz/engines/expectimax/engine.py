@@ -2,7 +2,8 @@
 and its answer.
 
 The search is in `root.py` (iterative deepening, root moves, principal variations) and
-`nodes.py` (decision and chance nodes, Star1/Star2 pruning, the table);
+`nodes.py` (decision and chance nodes, Star1/Star2 pruning, the table), with `kernel.py`
+where the game has a compiled kernel;
 docs/engines.md, "expectimax", describes the algorithm.
 """
 
@@ -14,6 +15,7 @@ from typing import Any, ClassVar
 from kibitz.engines.alphabeta.table import ENTRY_BYTES, TranspositionTable, entries_for_mb
 from kibitz.engines.base import Engine, OptionSpec, Requirements, SearchContext
 from kibitz.engines.driver import SearchDriver, root_candidates, terminal_result
+from kibitz.engines.expectimax.kernel import KernelNodeSearch, kernel_for
 from kibitz.engines.expectimax.nodes import NodeSearch
 from kibitz.engines.expectimax.root import RootSearch
 from kibitz.engines.types import Limits, Result, Score
@@ -77,6 +79,15 @@ class Expectimax(Engine):
             "each outcome's decision node; its value bounds the outcome's and can decide "
             "the chance node without the rest.",
         ),
+        OptionSpec(
+            "Kernel",
+            "check",
+            True,
+            "Use the game's compiled kernel where it has one (backgammon: move generation, "
+            "the estimate and the two levels of the tree above the leaves in C): the same "
+            "nodes, values and moves as the pure-Python search, 25-35 times as fast. Off = "
+            "the pure-Python reference.",
+        ),
     )
 
     @classmethod
@@ -109,7 +120,12 @@ class Expectimax(Engine):
             return terminal_result(state, driver.elapsed())
         table = self._sized_table()
         table.new_search()
-        nodes = NodeSearch(state, table, star1=self.options["Star1"], star2=self.options["Star2"])
+        switches = {"star1": self.options["Star1"], "star2": self.options["Star2"]}
+        kernel = kernel_for(type(state)) if self.options["Kernel"] else None
+        if kernel is not None:
+            nodes: NodeSearch = KernelNodeSearch(kernel, state, table, **switches)
+        else:
+            nodes = NodeSearch(state, table, **switches)
         if state.to_move() == CHANCE or not isinstance(state, MoveOrdering):
             ordered = state.legal_moves()
         else:

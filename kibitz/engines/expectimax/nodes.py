@@ -95,10 +95,18 @@ class NodeSearch:
         """Positions visited: decision and chance nodes searched, plus the leaves valued."""
         return self.decision_nodes + self.chance_nodes + self.leaves
 
+    def moves(self) -> list[Move]:
+        """The moves of the decision node at hand, in the game's order."""
+        state = self.state
+        return state.ordered_moves() if isinstance(state, MoveOrdering) else state.legal_moves()
+
+    def estimate(self) -> float:
+        """The game's estimate of the position at hand (a leaf at depth 0): player 0's."""
+        return self.state.expected_return(0)
+
     def ordered_moves(self, best: Move | None = None) -> list[Move]:
         """The moves of the decision node at hand, `best` (the table's) first."""
-        state = self.state
-        moves = state.ordered_moves() if isinstance(state, MoveOrdering) else state.legal_moves()
+        moves = self.moves()
         if best is not None and best in moves and moves[0] != best:
             moves.remove(best)
             moves.insert(0, best)
@@ -118,7 +126,7 @@ class NodeSearch:
         if depth <= 0:
             self.leaves += 1
             self.estimates += 1
-            return state.expected_return(0)
+            return self.estimate()
         table = self.table
         key = state.key() if table.size else 0
         entry = table.probe(key) if table.size else None
@@ -186,6 +194,11 @@ class NodeSearch:
             return self.value(depth, alpha, beta)
         finally:
             state.undo()
+
+    def first_value(self, depth: int, first: Move | None, alpha: float, beta: float) -> float:
+        """The value of the first move (`first`, the table's best, where legal) of the
+        decision node at hand, searched `depth` - 1 decisions deep in the window."""
+        return self.child(self.ordered_moves(first)[0], depth - 1, alpha, beta)
 
     def chance_plain(self, depth: int) -> float:
         """Expectimax without pruning: every outcome searched with the full window."""
@@ -280,9 +293,8 @@ class NodeSearch:
         self.decision_nodes += 1
         table = self.table
         best = table.best_move(state.key()) if table.size else None
-        move = self.ordered_moves(best)[0]
-        value = self.child(
-            move, depth - 1, max(window_alpha, self.low), min(window_beta, self.high)
+        value = self.first_value(
+            depth, best, max(window_alpha, self.low), min(window_beta, self.high)
         )
         if player == 0 and value > window_alpha:  # the move is worth at least `value`
             return value, self.high

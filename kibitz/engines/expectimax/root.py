@@ -267,7 +267,7 @@ class RootSearch:
                 step = most_likely(state.chance_outcomes())
             else:
                 step = table.best_move(state.key()) if table.size else None
-                if step is None or step not in state.legal_moves():
+                if step is None or step not in self.nodes.moves():
                     break
                 decisions -= 1
             line.append(step)

@@ -1,0 +1,677 @@
+# cython: boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+"""Backgammon's move generation and evaluation in C, for the expectimax engine's kernel.
+
+`plays` repeats `board.plays` play for play (the same plays in the same order) and
+`pre_roll_equity` repeats `evaluation.pre_roll_equity` bit for bit (the same operations in
+the same order on doubles, with the C library's `exp` that Python's `math.exp` calls, and
+no contraction of a product and a sum into one instruction: setup.py builds it with
+``-ffp-contract=off``); the tables of weights are read from `evaluation.py` at import. The
+pure-Python modules stay the reference the tests hold this one to.
+
+For the search (`kibitz/engines/expectimax/kernel.py`), on a `Backgammon` state: `moves`
+(the decision node's plays, or the pass), `estimate` (`expected_return(0)`), `decide` (the
+alpha-beta of a decision node one decision above the leaves) and `chance` (Star1/Star2 at
+a chance node above those, the table probed and stored through its Python interface), each
+in one call: no play, undo or evaluation in Python.
+
+Plays are found as `board._extend` finds them, depth first over the dice, each recorded
+under its resulting position in an open-addressing table that keeps the order in which
+positions were first reached. The table cannot fill: a roll records at most 23,750 plays
+(a double's plays take their steps from sources that never increase: at most C(28, 4) +
+C(27, 3) + C(26, 2) + 25 sequences of 4, 3, 2 and 1 of the 25 sources; two dice at most
+2 x 25 x 25 + 2 x 25). The table and the position being searched are the module's own:
+one thread at a time (a search runs in one; every call reloads the position it works on
+after calling back into Python).
+"""
+
+from libc.math cimport exp, sqrt
+from libc.string cimport memcmp, memcpy
+
+import builtins
+
+from kibitz.games.backgammon import evaluation
+from kibitz.games.backgammon.game import OUTCOMES
+
+cdef enum:
+    BAR = 24
+    OFF = -1
+    BLOCKED = -2
+    CHECKERS = 15
+    MOST = 32768  # plays of one roll at most (23,750: see the module docstring)
+    SLOTS = 65536  # the table's slots (a power of two, twice MOST)
+
+
+cdef struct Found:
+    signed char me[25]
+    signed char opp[25]
+    signed char steps[8]  # (source, target) per die played
+    int length
+
+
+cdef Found _found[MOST]
+cdef int _count
+cdef int _slot[SLOTS]  # an index into _found, valid where _stamp says this call wrote it
+cdef unsigned int _stamp[SLOTS]
+cdef unsigned int _call = 0
+
+cdef int _me[25]
+cdef int _opp[25]
+cdef int _dice[4]
+cdef int _dice_count
+cdef bint _doubles
+cdef signed char _steps[8]
+
+cdef double _contact[24][31]
+cdef double _race[24][31]
+cdef double _blot[24]
+cdef double _contact_weights[122]
+cdef double _race_weights[122]
+cdef double _race_win[6]
+cdef double _contact_win[6]
+cdef double _race_gammon[6]
+cdef double _contact_gammon[6]
+cdef double _race_backgammon[7]
+cdef double _contact_backgammon[7]
+
+
+cdef void _load_tables():
+    cdef int index, n
+    for index in range(24):
+        for n in range(31):
+            _contact[index][n] = evaluation._CONTACT_TABLES[index][n]
+            _race[index][n] = evaluation._RACE_TABLES[index][n]
+        _blot[index] = evaluation._BLOT[index]
+    for n in range(122):
+        _contact_weights[n] = evaluation.CONTACT_WEIGHTS[n]
+        _race_weights[n] = evaluation.RACE_WEIGHTS[n]
+    for n in range(6):
+        _race_win[n] = evaluation.RACE_WIN[n]
+        _contact_win[n] = evaluation.CONTACT_WIN[n]
+        _race_gammon[n] = evaluation.RACE_GAMMON[n]
+        _contact_gammon[n] = evaluation.CONTACT_GAMMON[n]
+    for n in range(7):
+        _race_backgammon[n] = evaluation.RACE_BACKGAMMON[n]
+        _contact_backgammon[n] = evaluation.CONTACT_BACKGAMMON[n]
+
+
+_load_tables()
+
+_STEPS = tuple(
+    tuple((source, target) for target in range(-1, 24)) for source in range(25)
+)
+"""Every step's tuple, made once: ``_STEPS[source][target + 1]``."""
+PASS = ()
+
+
+# -- move generation ------------------------------------------------------------------------------
+
+
+cdef inline int _target(int source, int die):
+    """`board.step_target` on `_me`/`_opp`: the target, or BLOCKED."""
+    cdef int target = source - die, index
+    if target >= 0:
+        return target if _opp[23 - target] < 2 else BLOCKED
+    for index in range(6, 25):  # not all home
+        if _me[index]:
+            return BLOCKED
+    if target == OFF:
+        return OFF
+    for index in range(source + 1, 6):  # a higher die bears off from the highest point only
+        if _me[index]:
+            return BLOCKED
+    return OFF
+
+
+cdef void _record(int length):
+    """Keep the play in `_steps` under its resulting position (the longer of two)."""
+    global _count
+    cdef unsigned long long key = 1469598103934665603ULL
+    cdef int index, slot, found
+    cdef signed char me[25]
+    cdef signed char opp[25]
+    cdef Found* entry
+    for index in range(25):
+        me[index] = <signed char>_me[index]
+        opp[index] = <signed char>_opp[index]
+        key = (key ^ <unsigned long long>(_me[index] * 16 + _opp[index])) * 1099511628211ULL
+    slot = <int>(key ^ (key >> 29)) & (SLOTS - 1)
+    while _stamp[slot] == _call:
+        entry = &_found[_slot[slot]]
+        if memcmp(entry.me, me, 25) == 0 and memcmp(entry.opp, opp, 25) == 0:
+            if entry.length < length:
+                entry.length = length
+                memcpy(entry.steps, _steps, 8)
+            return
+        slot = (slot + 1) & (SLOTS - 1)
+    found = _count
+    _count += 1
+    _stamp[slot] = _call
+    _slot[slot] = found
+    entry = &_found[found]
+    memcpy(entry.me, me, 25)
+    memcpy(entry.opp, opp, 25)
+    memcpy(entry.steps, _steps, 8)
+    entry.length = length
+
+
+cdef void _extend(int used, int highest):
+    """`board._extend` on `_me`/`_opp` with the dice `_dice`."""
+    cdef int die, source, target, top
+    cdef bint moved = False, hit
+    if used < _dice_count:
+        die = _dice[used]
+        if _me[BAR]:
+            source, top = BAR, BAR
+        else:
+            top = highest if _doubles else BAR
+            source = top if top < 23 else 23
+        while True:
+            if _me[source]:
+                target = _target(source, die)
+                if target != BLOCKED:
+                    moved = True
+                    _me[source] -= 1
+                    hit = False
+                    if target != OFF:
+                        _me[target] += 1
+                        if _opp[23 - target] == 1:
+                            _opp[23 - target] = 0
+                            _opp[BAR] += 1
+                            hit = True
+                    _steps[2 * used] = <signed char>source
+                    _steps[2 * used + 1] = <signed char>target
+                    _extend(used + 1, source)
+                    if target != OFF:  # take the step back
+                        _me[target] -= 1
+                        if hit:
+                            _opp[23 - target] = 1
+                            _opp[BAR] -= 1
+                    _me[source] += 1
+            if source == BAR or source == 0:
+                break
+            source -= 1
+        if moved:
+            return
+    if used:
+        _record(used)
+
+
+cdef void _search(int first, int second, int count):
+    """Every play of `count` dice (`first`, `second`; a double when equal) from `_me`/`_opp`
+    into `_found`, after those already there."""
+    global _dice_count
+    _dice[0], _dice[1], _dice[2], _dice[3] = first, second, first, first
+    _dice_count = count
+    _extend(0, BAR)
+
+
+cdef void _begin():
+    global _call, _count
+    cdef int slot
+    _call += 1
+    if _call == 0:  # the stamps wrapped around: forget them all
+        for slot in range(SLOTS):
+            _stamp[slot] = 0
+        _call = 1
+    _count = 0
+
+
+cdef int _generate(int high, int low):
+    """`board.plays` of `_me`/`_opp` into `_found`: returns the length of the plays kept
+    (those of the most dice; 0: none)."""
+    global _doubles
+    cdef int index, most = 0
+    _begin()
+    _doubles = high == low
+    if _doubles:
+        _search(high, high, 4)
+    else:
+        _search(high, low, 2)
+        _search(low, high, 2)
+    for index in range(_count):
+        if _found[index].length > most:
+            most = _found[index].length
+    if most == 1 and not _doubles:  # one die only: the larger wherever it can be played
+        _begin()
+        _search(high, high, 1)
+        if not _count:
+            _search(low, low, 1)
+    return most
+
+
+cdef tuple _play(Found* entry):
+    cdef int step
+    steps = []
+    for step in range(entry.length):
+        steps.append(_STEPS[entry.steps[2 * step]][entry.steps[2 * step + 1] + 1])
+    return tuple(steps)
+
+
+cdef void _load(list me, list opp):
+    cdef int index
+    for index in range(25):
+        _me[index] = me[index]
+        _opp[index] = opp[index]
+
+
+def plays(list me, list opp, int high, int low):
+    """`board.plays`: every legal play of the roll, the same plays in the same order."""
+    _load(me, opp)
+    cdef int most = _generate(high, low), index
+    found = []
+    for index in range(_count):
+        if _found[index].length == most:
+            found.append(_play(&_found[index]))
+    return found
+
+
+# -- evaluation -----------------------------------------------------------------------------------
+
+
+cdef struct Summary:
+    int pips, back, checkers, outside, outside_count, zone, zone_count
+
+
+cdef inline Summary _summary(const int* side):
+    cdef Summary s
+    cdef int index, n
+    s.pips = s.outside = s.outside_count = s.zone = s.zone_count = s.checkers = 0
+    s.back = -1
+    for index in range(25):
+        n = side[index]
+        if n:
+            s.checkers += n
+            s.back = index
+            s.pips += n * (index + 1)
+            if index >= 6:
+                s.outside += n * (index - 5)
+                s.outside_count += n
+                if index >= 18:
+                    s.zone += n * (index - 17)
+                    s.zone_count += n
+    return s
+
+
+cdef inline double _points(const int* loser, int left):
+    cdef int index
+    if left < CHECKERS:
+        return 1.0
+    for index in range(18, 25):
+        if loser[index]:
+            return 3.0
+    return 2.0
+
+
+cdef inline int _wastage(const int* side):
+    cdef int extra = 2 * (side[0] - 1 if side[0] > 1 else 0)
+    extra += side[1] - 1 if side[1] > 1 else 0
+    extra += side[2] - 3 if side[2] > 3 else 0
+    return extra + (side[3] == 0) + (side[4] == 0) + (side[5] == 0)
+
+
+cdef double _pubeval_race(const int* mover, const int* opponent, int left):
+    """`evaluation.pubeval(mover, opponent, True)` of a side with `left` checkers left."""
+    cdef double score
+    cdef int index, count
+    if not left:
+        return 99999999.0
+    score = _race_weights[120] * opponent[24] / 2 + _race_weights[121] * (CHECKERS - left) / 15
+    for index in range(24):
+        count = mover[index] - opponent[23 - index]
+        if count:
+            score += _race[index][count + 15]
+    return score
+
+
+cdef inline double _clamp(double x):
+    return -50.0 if x < -50.0 else 50.0 if x > 50.0 else x
+
+
+cdef double _equity(const int* on_roll, const int* other):
+    """`evaluation.pre_roll_equity`, the same operations in the same order."""
+    cdef Summary me = _summary(on_roll), it = _summary(other)
+    cdef int mine = me.pips, theirs = it.pips, lead, index, n
+    cdef double spread, logit, structure, blots, x, win, equity
+    cdef double* w
+    cdef double* g
+    cdef double* b
+    if not me.checkers or not it.checkers:
+        return _points(other, it.checkers) if not me.checkers else -_points(on_roll, me.checkers)
+    if mine <= 3 and me.checkers <= 2:
+        return _points(other, it.checkers)
+    spread = sqrt(2 * (mine + theirs))
+    lead = theirs - mine
+    if me.back + it.back < 23:
+        w = _race_win
+        logit = (
+            w[0] * lead / spread
+            + w[1] * (lead + _wastage(other) - _wastage(on_roll)) / spread
+            + w[2] * (
+                _pubeval_race(on_roll, other, me.checkers)
+                - _pubeval_race(other, on_roll, it.checkers)
+            )
+            + w[3] * (it.checkers - me.checkers) / CHECKERS
+            + w[4] * 4 / spread
+            + w[5]
+        )
+        g, b = _race_gammon, _race_backgammon
+    else:
+        structure = _contact_weights[121] * (it.checkers - me.checkers) / 15
+        blots = _contact_weights[120] * on_roll[24] / 2
+        for index in range(24):
+            n = on_roll[index]
+            if n:
+                structure += _contact[index][n + 15]
+                if n == 1:
+                    blots += _blot[23 - index]
+            n = other[index]
+            if n:
+                structure -= _contact[index][n + 15]
+        w = _contact_win
+        logit = (
+            w[0] * structure
+            + w[1] * blots
+            + w[2] * lead / 100
+            + w[3] * lead / spread
+            + w[4] * 4 / spread
+            + w[5]
+        )
+        g, b = _contact_gammon, _contact_backgammon
+    logit = _clamp(logit)
+    win = 1.0 / (1.0 + exp(-logit))
+    equity = 2.0 * win - 1.0
+    if it.checkers == CHECKERS:  # the player on roll can win a gammon
+        x = g[0] * logit + g[1] * it.outside / 50 + g[2] * it.outside_count / 15
+        x += g[3] * mine / 100 + g[4] + g[5]
+        equity += 1.0 / (1.0 + exp(-_clamp(x)))
+        if it.zone_count:  # the other has checkers on the bar or in my home board
+            x = b[0] * logit + b[1] * it.zone / 20 + b[2] * it.zone_count / 5
+            x += b[3] * it.outside / 50 + b[4] * mine / 100 + b[5] + b[6]
+            equity += 1.0 / (1.0 + exp(-_clamp(x)))
+    if me.checkers == CHECKERS:  # the other can
+        x = -g[0] * logit + g[1] * me.outside / 50 + g[2] * me.outside_count / 15
+        x += g[3] * theirs / 100
+        x += g[5]
+        equity -= 1.0 / (1.0 + exp(-_clamp(x)))
+        if me.zone_count:
+            x = -b[0] * logit + b[1] * me.zone / 20 + b[2] * me.zone_count / 5
+            x += b[3] * me.outside / 50 + b[4] * theirs / 100 + b[6]
+            equity -= 1.0 / (1.0 + exp(-_clamp(x)))
+    return equity
+
+
+def pre_roll_equity(list on_roll, list other):
+    """`evaluation.pre_roll_equity`: the same value, bit for bit."""
+    _load(on_roll, other)
+    return _equity(_me, _opp)
+
+
+# -- the search's calls ------------------------------------------------------------------------------
+
+
+def moves(state):
+    """The plays of a `Backgammon` state whose dice are rolled (`legal_moves` there): its
+    plays, or the pass alone."""
+    on_roll = state.on_roll
+    high, low = state.dice
+    found = plays(state.sides[on_roll], state.sides[1 - on_roll], high, low)
+    return found or [PASS]
+
+
+def estimate(state):
+    """`state.expected_return(0)`."""
+    on_roll = state.on_roll
+    _load(state.sides[on_roll], state.sides[1 - on_roll])
+    value = _equity(_me, _opp)
+    return value if on_roll == 0 else -value
+
+
+cdef struct Counts:
+    long decision_nodes, leaves, probes, estimates
+
+
+cdef int _kept[MOST]  # the indices in `_found` of the plays kept (those of most dice)
+
+
+cdef double _value_after(const signed char* mover, const signed char* other, double sign,
+                         bint* end):
+    """Player 0's value after the mover's play (`sign` 1 where the mover is player 0); `end`
+    says whether the play ended the game."""
+    cdef int index, left = 0
+    cdef int me[25]
+    cdef int it[25]
+    for index in range(25):
+        me[index] = mover[index]
+        it[index] = other[index]
+        left += me[index]
+    end[0] = not left
+    if not left:  # borne off: the game is over
+        return sign * _points(it, _summary(it).checkers)
+    return -sign * _equity(it, me)
+
+
+cdef int _place(object first, int count) except -2:
+    """Where in `_kept` the play `first` is (-1 where it is none of them)."""
+    cdef signed char steps[8]
+    cdef int length, step, index
+    if not isinstance(first, tuple) or not 0 < len(first) <= 4:
+        return -1
+    length = len(first)
+    for step in range(length):
+        steps[2 * step], steps[2 * step + 1] = first[step]
+    for index in range(count):
+        if _found[_kept[index]].length == length and memcmp(
+            _found[_kept[index]].steps, steps, 2 * length
+        ) == 0:
+            return index
+    return -1
+
+
+cdef tuple _decide(int on_roll, int high_die, int low_die, double alpha, double beta,
+                   double low, double high, object first, int limit, Counts* counts):
+    """`decide` of the position in `_me`/`_opp` (`on_roll`'s), the counts added to `counts`:
+    (value, best move)."""
+    cdef int most, count = 0, index, at, where, best_at = 0
+    cdef double sign = 1.0 if on_roll == 0 else -1.0, value, best
+    cdef bint maximising = on_roll == 0, end
+    cdef signed char me[25]
+    cdef signed char opp[25]
+    most = _generate(high_die, low_die)
+    if most == 0:  # the pass: the position as it is, the other player to roll
+        for index in range(25):
+            me[index], opp[index] = _me[index], _opp[index]
+        value = _value_after(me, opp, sign, &end)
+        counts.leaves += 1
+        counts.estimates += not end
+        return value, PASS
+    for index in range(_count):
+        if _found[index].length == most:
+            _kept[count] = index
+            count += 1
+    where = _place(first, count) if first is not None else -1
+    best = low - 1.0 if maximising else high + 1.0
+    for at in range(count if count < limit else limit):
+        if where > 0:  # the table's move first, the others in order
+            index = where if at == 0 else at - 1 if at <= where else at
+        else:
+            index = at
+        value = _value_after(_found[_kept[index]].me, _found[_kept[index]].opp, sign, &end)
+        counts.leaves += 1
+        counts.estimates += not end
+        if maximising:
+            if value > best:
+                best, best_at = value, index
+                if value > alpha:
+                    alpha = value
+        elif value < best:
+            best, best_at = value, index
+            if value < beta:
+                beta = value
+        if alpha >= beta:
+            break
+    return best, _play(&_found[_kept[best_at]])
+
+
+def decide(state, double alpha, double beta, double low, double high, first, int limit=MOST):
+    """`NodeSearch.decision` of a `Backgammon` state one decision above the leaves (its
+    moves valued as `NodeSearch.value` values them at depth 0: `returns()[0]` where the play
+    ends the game, else `expected_return(0)`), `first` (the table's best move) first, in the
+    window (`alpha`, `beta`) of a game whose returns lie in [`low`, `high`], over the first
+    `limit` moves at most (1: Star2's probe): (value, best move, leaves, estimates among
+    them)."""
+    cdef Counts counts = Counts(0, 0, 0, 0)
+    on_roll = state.on_roll
+    high_die, low_die = state.dice
+    _load(state.sides[on_roll], state.sides[1 - on_roll])
+    value, move = _decide(on_roll, high_die, low_die, alpha, beta, low, high, first, limit,
+                          &counts)
+    return value, move, counts.leaves, counts.estimates
+
+
+cdef struct Bounds:
+    int exact, lower, upper, proven  # the table's bound kinds, and its depth of a proven value
+
+
+cdef list _ROLLS = [roll for roll, _ in OUTCOMES]
+_sum = builtins.sum
+"""Python's own sum (which some versions compensate): Cython would inline a plain loop."""
+cdef double _chance[21]
+for _index, (_, _probability) in enumerate(OUTCOMES):
+    _chance[_index] = _probability
+
+
+cdef double _rolled(int on_roll, tuple sides, int index, object table, Bounds* kinds,
+                    double alpha, double beta, double low, double high, const int* me,
+                    const int* opp, Counts* counts) except? -99.0:
+    """`NodeSearch.value` at depth 1 of the decision node after roll `index` (`sides`: the
+    sides as tuples, for the table's keys): the table's answer, or `decide` stored there."""
+    cdef long estimates
+    roll = _ROLLS[index]
+    key = hash((sides[0], sides[1], on_roll, roll)) if table.size else 0
+    entry = table.probe(key) if table.size else None
+    first = None
+    if entry is not None:
+        if entry.depth == 1 or entry.depth == kinds.proven:
+            stored, bound = entry.score, entry.bound
+            if (
+                bound == kinds.exact
+                or (bound == kinds.lower and stored >= beta)
+                or (bound == kinds.upper and stored <= alpha)
+            ):
+                if entry.depth != kinds.proven:
+                    counts.estimates += 1
+                return stored
+        first = entry.move
+    estimates = counts.estimates
+    counts.decision_nodes += 1
+    memcpy(_me, me, sizeof(int) * 25)
+    memcpy(_opp, opp, sizeof(int) * 25)
+    value, move = _decide(on_roll, roll[0], roll[1], alpha, beta, low, high, first, MOST,
+                          counts)
+    if table.size:
+        bound = kinds.upper if value <= alpha else kinds.lower if value >= beta else kinds.exact
+        depth = 1 if counts.estimates != estimates else kinds.proven
+        table.store(key, depth, value, bound, move, 0)
+    return value
+
+
+cdef inline double _larger(double a, double b):
+    """Python's max(a, b)."""
+    return b if b > a else a
+
+
+cdef inline double _smaller(double a, double b):
+    """Python's min(a, b)."""
+    return b if b < a else a
+
+
+cdef double _probes(int on_roll, tuple sides, object table, double alpha, double beta,
+                    double low, double high, double* lower, double* upper,
+                    const int* me, const int* opp, Counts* counts, bint* cut) except? -99.0:
+    """`NodeSearch.probe_outcomes` at depth 1: the node's bound where the probes decide it
+    (`cut` set), else `lower`/`upper` tightened."""
+    cdef int index
+    cdef double sum_low, sum_high, probability, window_alpha, window_beta, value
+    cdef double new_low, new_high
+    sum_low = _sum([_chance[index] * lower[index] for index in range(21)])
+    sum_high = _sum([_chance[index] * upper[index] for index in range(21)])
+    for index in range(21):
+        probability = _chance[index]
+        window_alpha = (alpha - sum_high + probability * upper[index]) / probability
+        window_beta = (beta - sum_low + probability * lower[index]) / probability
+        # `NodeSearch.probe`: only where its bound can cut
+        if (beta >= high) if on_roll == 0 else (alpha <= low):
+            continue
+        counts.probes += 1
+        counts.decision_nodes += 1
+        roll = _ROLLS[index]
+        first = table.best_move(hash((sides[0], sides[1], on_roll, roll))) if table.size else None
+        memcpy(_me, me, sizeof(int) * 25)
+        memcpy(_opp, opp, sizeof(int) * 25)
+        value = _decide(on_roll, roll[0], roll[1], _larger(window_alpha, low),
+                        _smaller(window_beta, high), low, high, first, 1, counts)[0]
+        if on_roll == 0 and value > window_alpha:  # the move is worth at least `value`
+            new_low, new_high = _larger(lower[index], value), _smaller(upper[index], high)
+        elif on_roll == 1 and value < window_beta:  # the move is worth at most `value`
+            new_low, new_high = _larger(lower[index], low), _smaller(upper[index], value)
+        else:
+            continue
+        sum_low += probability * (new_low - lower[index])
+        sum_high -= probability * (upper[index] - new_high)
+        lower[index], upper[index] = new_low, new_high
+        if sum_low >= beta:
+            cut[0] = True
+            return sum_low
+        if sum_high <= alpha:
+            cut[0] = True
+            return sum_high
+    return 0.0
+
+
+def chance(state, table, tuple kinds, double alpha, double beta, double low, double high,
+           bint star2):
+    """`NodeSearch.chance_star` of a `Backgammon` state before the roll, one decision above
+    the leaves, with the search's `table` (probed and stored as `NodeSearch.value` does at
+    each roll's decision node; `kinds`: its EXACT, LOWER, UPPER and PROVEN): (value,
+    decision nodes, leaves, Star2 probes, estimates)."""
+    cdef Counts counts = Counts(0, 0, 0, 0)
+    cdef Bounds bounds = Bounds(kinds[0], kinds[1], kinds[2], kinds[3])
+    cdef int on_roll = state.on_roll, index
+    cdef int me[25]
+    cdef int opp[25]
+    cdef double lower[21]
+    cdef double upper[21]
+    cdef double rest_low, rest_high, done = 0.0, probability, child, child_alpha, child_beta
+    cdef double value
+    cdef bint cut = False
+    sides = (tuple(state.sides[0]), tuple(state.sides[1])) if table.size else None
+    _load(state.sides[on_roll], state.sides[1 - on_roll])
+    memcpy(me, _me, sizeof(int) * 25)
+    memcpy(opp, _opp, sizeof(int) * 25)
+    for index in range(21):
+        lower[index], upper[index] = low, high
+    if star2:
+        value = _probes(on_roll, sides, table, alpha, beta, low, high, lower, upper, me, opp,
+                        &counts, &cut)
+        if cut:
+            return value, counts.decision_nodes, counts.leaves, counts.probes, counts.estimates
+    rest_low = _sum([_chance[index] * lower[index] for index in range(21)])
+    rest_high = _sum([_chance[index] * upper[index] for index in range(21)])
+    for index in range(21):
+        probability = _chance[index]
+        rest_low -= probability * lower[index]
+        rest_high -= probability * upper[index]
+        child_alpha = (alpha - done - rest_high) / probability
+        child_beta = (beta - done - rest_low) / probability
+        child = _rolled(on_roll, sides, index, table, &bounds, _larger(child_alpha, low),
+                        _smaller(child_beta, high), low, high, me, opp, &counts)
+        if child <= child_alpha:
+            value = done + probability * child + rest_high
+            break
+        if child >= child_beta:
+            value = done + probability * child + rest_low
+            break
+        done += probability * child
+    else:
+        value = done
+    return value, counts.decision_nodes, counts.leaves, counts.probes, counts.estimates

@@ -1,0 +1,134 @@
+"""Backgammon's compiled kernel (`_kernel.pyx`) against the pure-Python reference: the same
+plays in the same order for every roll of positions from seeded random games and of the
+1,206 bar and bear-off positions counted against gnubg, the same estimate bit for bit, and
+the search's calls on a `Backgammon` state (`moves`, `estimate`) equal to the game's
+(`decide` is held to the Python search in tests/engines/test_expectimax_kernel.py)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from kibitz.games.backgammon import Backgammon, evaluation
+from kibitz.games.backgammon.board import BAR, apply_play, plays, random_play, start_side
+from kibitz.games.backgammon.game import ROLLS
+from kibitz.games.backgammon.notation import encode_position_id
+
+kernel = pytest.importorskip("kibitz.games.backgammon._kernel")
+
+COUNTS = Path(__file__).resolve().parent.parent / "data" / "backgammon" / "play_counts.txt"
+
+
+def side(points: dict[int, int], bar: int = 0) -> list[int]:
+    """A side from {point (1-24, its own numbering): checkers}."""
+    checkers = [0] * 25
+    for point, count in points.items():
+        checkers[point - 1] = count
+    checkers[BAR] = bar
+    return checkers
+
+
+def random_positions(games: int, seed: int) -> list[tuple[list[int], list[int]]]:
+    """(on roll, other) before every roll of seeded random games."""
+    rng = random.Random(seed)
+    found = []
+    for _ in range(games):
+        sides = [start_side(), start_side()]
+        on_roll = 0
+        while sum(sides[0]) and sum(sides[1]):
+            me, opp = sides[on_roll], sides[1 - on_roll]
+            found.append((me[:], opp[:]))
+            first, second = rng.randint(1, 6), rng.randint(1, 6)
+            apply_play(me, opp, random_play(me, opp, max(first, second), min(first, second), rng))
+            on_roll = 1 - on_roll
+    return found
+
+
+POSITIONS = random_positions(6, seed=11)
+
+EDGE_CASES = [
+    # shut out on the bar: every roll passes
+    (side({13: 14}, bar=1), side({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 10: 3})),
+    # on the bar against a board with one point open
+    (side({13: 13}, bar=2), side({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 10: 5})),
+    # one die only, the larger
+    (side({13: 1, 1: 14}), side({23: 2, 1: 13})),
+    # bearing off: higher dice from the highest point, misses, the last checkers
+    (side({4: 1, 2: 2}), side({13: 5})),
+    (side({5: 1, 1: 1}), side({13: 5})),
+    (side({6: 3, 5: 2, 1: 4}), side({23: 2, 13: 13})),
+    (side({1: 1}), side({23: 1})),
+    # blots everywhere, hits from the bar
+    (side({24: 1, 20: 1, 16: 1, 12: 1, 8: 1, 4: 1}, bar=2), side({22: 1, 18: 1, 10: 1, 3: 1})),
+]
+
+
+def test_the_plays_of_every_roll_are_the_references_in_its_order():
+    checked = blocked = one_die = 0
+    for me, opp in POSITIONS + EDGE_CASES:
+        for high, low in ROLLS:
+            found = kernel.plays(me, opp, high, low)
+            assert found == plays(me, opp, high, low), (encode_position_id(me, opp), high, low)
+            checked += 1
+            blocked += not found
+            one_die += high != low and len(found[0]) == 1 if found else 0
+    # the seeded games: 195 positions with a checker on the bar, 47 bearing off, 670
+    # rolls that cannot move, 394 that play one die
+    assert sum(1 for me, _ in POSITIONS if me[BAR]) == 195
+    assert sum(1 for me, _ in POSITIONS if not any(me[6:])) == 47
+    assert blocked > 670 and one_die > 394
+    assert len(POSITIONS) == 582 and checked == 21 * (582 + len(EDGE_CASES))
+
+
+def test_the_plays_of_the_bar_and_bear_off_positions_counted_against_gnubg():
+    checked = 0
+    for line in COUNTS.read_text().splitlines():
+        if line.startswith("#"):
+            continue
+        position_id, roll, count = line.split()
+        state = Backgammon.from_position(f"{position_id}:{roll}")
+        me, opp = state.sides[state.on_roll], state.sides[1 - state.on_roll]
+        found = kernel.plays(me, opp, *state.dice)
+        assert found == plays(me, opp, *state.dice), (position_id, roll)
+        assert len(found) == int(count)
+        checked += 1
+    assert checked == 1206
+
+
+def test_the_sides_are_left_as_they_were():
+    me, opp = EDGE_CASES[-1]
+    before = (me[:], opp[:])
+    for high, low in ROLLS:
+        kernel.plays(me, opp, high, low)
+    assert (me, opp) == before
+
+
+def test_the_estimate_is_the_references_bit_for_bit():
+    positions = POSITIONS + EDGE_CASES
+    positions += [(side({1: 1}), side({6: 15})), (side({}), side({19: 1, 6: 14}))]
+    positions += [(side({2: 1}), side({6: 2})), (side({6: 15}), side({}))]
+    races = 0
+    for me, opp in positions:
+        for on_roll, other in ((me, opp), (opp, me)):
+            assert kernel.pre_roll_equity(on_roll, other) == evaluation.pre_roll_equity(
+                on_roll, other
+            ), encode_position_id(on_roll, other)
+            races += evaluation.is_race(on_roll, other)
+    assert races > 100  # races and contact both covered
+
+
+def test_the_moves_and_estimates_of_a_state_are_the_games():
+    for (me, opp), on_roll in zip(POSITIONS[::10] + EDGE_CASES, [0, 1] * 100, strict=False):
+        for dice in ("31", "66", "65", "11"):
+            state = Backgammon.from_position(f"{encode_position_id(me, opp)}:{dice}")
+            if on_roll:  # the same position with player 1 on roll
+                state.sides, state.on_roll = [opp[:], me[:]], 1
+            moves = kernel.moves(state)
+            assert moves == state.legal_moves()
+            assert kernel.estimate(state) == state.expected_return(0)
+            for move in moves:
+                state.play(move)
+                assert kernel.estimate(state) == state.expected_return(0)
+                state.undo()
