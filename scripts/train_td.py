@@ -1,0 +1,31 @@
+"""Train backgammon's TD network on a machine with Python and numpy alone: the same command
+as ``python -m kibitz.games.backgammon.training`` (its arguments; see its docstring).
+
+Importing ``kibitz.games.backgammon`` runs the ``__init__`` of ``kibitz.games``, which
+registers every game and so imports the dependencies of all of them (python-chess...). The
+training needs only backgammon's board, evaluation and network modules, so this script
+registers the three packages above them as bare packages (their ``__init__`` not run) and
+then runs the module's `main`. Spawned worker processes run this file first too.
+"""
+
+import os
+import sys
+import types
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# numpy's matrices here are small: threads only spin (three times the CPU for nothing)
+for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
+for _name in ("kibitz", "kibitz.games", "kibitz.games.backgammon"):
+    if _name not in sys.modules:
+        _package = types.ModuleType(_name)
+        _package.__path__ = [str(ROOT.joinpath(*_name.split(".")))]
+        sys.modules[_name] = _package
+
+if __name__ == "__main__":
+    from kibitz.games.backgammon.training import main
+
+    main()
