@@ -1,7 +1,8 @@
 """Backgammon against GNU Backgammon: how often kibitz's play is gnubg's, games against
 gnubg's weakest player and against pubeval, MCTS against expectimax at equal time, and the
-expectimax search's speed with and without Star1/Star2. See benchmarks/README.md,
-"Backgammon".
+expectimax search's speed with and without Star1/Star2; and the equity the race curves
+give up in bear-offs, judged by the bear-off database (no gnubg needed). See
+benchmarks/README.md, "Backgammon".
 
 Games are single games without a cube (1, 2 or 3 points), played in pairs with **common
 dice**: both games of a pair use the same sequence of rolls, the colours swapped, so that
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from benchmarks import gnubg as gnubg_driver
 from kibitz.engines import ENGINES, Limits, SearchContext
 from kibitz.games import Move
-from kibitz.games.backgammon import Backgammon, evaluation
+from kibitz.games.backgammon import Backgammon, bearoff, evaluation
 from kibitz.games.backgammon.board import apply_play
 
 START = "4HPwATDgc/ABMA"
@@ -254,6 +255,71 @@ def opening_loss_table() -> list[str]:
     return lines
 
 
+# -- bear-offs ------------------------------------------------------------------------------------
+
+
+def bearoff_positions(count: int, seed: int) -> list[str]:
+    """`count` positions with their roll (``ID:31``) where both sides are home and the roll
+    has more than one play, from seeded games between two kibitz 1-ply players (race curves
+    only), one position at most every few moves."""
+    rng = random.Random(seed)
+    chooser = expectimax(depth=1, Bearoff="off")
+    found: list[str] = []
+    while len(found) < count:
+        state = Backgammon.from_position(START)
+        while not state.is_terminal() and len(found) < count:
+            first, second = rng.randint(1, 6), rng.randint(1, 6)
+            state.play((max(first, second), min(first, second)))
+            moves = state.legal_moves()
+            me, opp = state.sides[state.on_roll], state.sides[1 - state.on_roll]
+            home = not any(me[6:]) and not any(opp[6:])
+            if home and len(moves) > 1 and rng.random() < 0.3:
+                position_id = state.position().split(":")[0]
+                found.append(f"{position_id}:{state.dice[0]}{state.dice[1]}")
+            state.play(moves[0] if len(moves) == 1 else chooser(state))
+    return found
+
+
+def bearoff_table(count: int, seed: int) -> list[str]:
+    """The equity the 1-ply play gives up in bear-offs, the race curves' (option Bearoff
+    off) and the database's (on), judged by the database: each play's value is the
+    database's equity of the position after it (the points where it ends the game)."""
+    try:
+        database = bearoff.cached_database(bearoff.CHECKERS)
+    except FileNotFoundError as exc:
+        return [f"Bear-off table skipped: {exc}"]
+    positions = bearoff_positions(count, seed)
+    players = {setting: expectimax(depth=1, Bearoff=setting) for setting in ("off", "on")}
+    losses: dict[str, list[float]] = {setting: [] for setting in players}
+    for text in positions:
+        state = Backgammon.from_position(text)
+        judged = state.clone()
+        judged.bearoff = database
+        mover = state.on_roll
+        values = {}
+        for play in judged.legal_moves():
+            judged.play(play)
+            ended = judged.is_terminal()
+            values[play] = judged.returns()[mover] if ended else judged.expected_return(mover)
+            judged.undo()
+        best = max(values.values())
+        for setting, choose in players.items():
+            losses[setting].append(best - values[choose(state)])
+    lines = [
+        f"Bear-offs: the equity kibitz's 1-ply play gives up, judged by the 15-checker bear-off "
+        f"database ({len(positions)} positions with both sides home, from 1-ply self-play, "
+        f"seed {seed})",
+        f"{'estimate':<34}{'best play':>10}{'mean loss':>11}{'worst':>8}",
+    ]
+    for setting, title in (("off", "race curves (Bearoff off)"), ("on", "database (Bearoff on)")):
+        found = losses[setting]
+        best_share = sum(loss <= 1e-12 for loss in found) / len(found)
+        lines.append(
+            f"{title:<34}{best_share:>10.1%}{statistics.fmean(found):>11.4f}{max(found):>8.3f}"
+        )
+    return lines
+
+
 # -- speed ---------------------------------------------------------------------------------------
 
 
@@ -394,6 +460,9 @@ def pairings(pairs: int) -> list[Pairing]:
 
 
 def run(pairs: int | None = None, quick: bool = False) -> None:
+    for line in bearoff_table(20 if quick else 200, seed=3):
+        print(line)
+    print()
     if not gnubg_driver.available():
         print("Backgammon benchmark skipped: gnubg is missing (bash scripts/peers.sh installs it)")
         return
@@ -423,8 +492,17 @@ def main(argv: list[str]) -> None:
         action="store_true",
         help="only the 2-ply search times next to gnubg's 2-ply hint (20 positions, --quick 5)",
     )
+    parser.add_argument(
+        "--bearoff",
+        action="store_true",
+        help="only the bear-off table (200 positions, --quick 20; needs the database: "
+        f"{bearoff.BUILD_COMMAND})",
+    )
     args = parser.parse_args(argv)
-    if args.times and gnubg_driver.available():
+    if args.bearoff:
+        for line in bearoff_table(20 if args.quick else 200, seed=3):
+            print(line)
+    elif args.times and gnubg_driver.available():
         for line in hint_time_table(sample_positions(5 if args.quick else 20, seed=2)):
             print(line)
     else:

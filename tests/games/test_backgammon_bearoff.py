@@ -1,4 +1,5 @@
-"""The one-sided bear-off database: exact small cases worked by hand, and its command."""
+"""The one-sided bear-off database: exact small cases worked by hand, its rows, its command,
+and the estimate that uses it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from kibitz.games.backgammon import bearoff
+from kibitz.games.backgammon import Backgammon, bearoff, evaluation
 from kibitz.games.backgammon.bearoff import BearoffDatabase
 
 
@@ -105,4 +106,73 @@ def test_build_command_and_cache(tmp_path, monkeypatch):
     assert bearoff.cached_database(3).checkers == 3
     with pytest.raises(FileNotFoundError, match=re.escape(bearoff.BUILD_COMMAND)):
         bearoff.cached_database(2)
+    bearoff.cached_database.cache_clear()
+
+
+def board(home: tuple[int, ...], outside: dict[int, int] | None = None) -> list[int]:
+    """A side of a game (25 counts) with `home` on its home points and `outside` ({index:
+    checkers}) elsewhere."""
+    side = [*home, *[0] * 19]
+    for index, count in (outside or {}).items():
+        side[index] = count
+    return side
+
+
+def test_rows_by_rank_the_same_in_every_size(three):
+    assert [bearoff.position_index(point(number)) for number in range(1, 7)] == [1, 2, 3, 4, 5, 6]
+    assert bearoff.position_index(point(1, 15)) == bearoff.position_count(14)
+    assert bearoff.position_index(point(6, 15)) == bearoff.position_count(15) - 1
+    four = BearoffDatabase.build(4)
+    np.testing.assert_array_equal(four.off[: len(three.off)], three.off)
+    assert four.first_row[bearoff.position_index(point(6, 4))] >= 0
+    assert four.first_row[bearoff.position_index(point(6, 3))] == -1
+
+
+def test_race_chances_of_a_game(three):
+    mover, other = point(6, 3), point(1)
+    # in a game, three checkers left means twelve are off: no gammon either way
+    assert three.race_chances(board(mover), board(other)) == pytest.approx(
+        (three.race_probabilities(mover, other)[0], 0, 0)
+    )
+    assert three.race_probabilities(mover, other)[2] > 0  # the database's own 3-checker side
+    assert three.race_chances(board(point(6, 4)), board(other)) is None  # too many
+    assert three.race_chances(board(mover), board((1, 0, 0, 0, 0, 0), {6: 1})) is None
+    assert three.race_chances(board(mover), board((0,) * 6, {24: 1})) is None  # the bar
+
+
+def test_the_estimate_with_a_database(three):
+    mover, other = board(point(6, 2)), board((1, 1, 0, 0, 0, 0))
+    win, _, _ = three.race_chances(mover, other)
+    assert evaluation.pre_roll_equity(mover, other, three) == 2 * win - 1
+    assert evaluation.pre_roll_equity(mover, other, three) != evaluation.pre_roll_equity(
+        mover, other
+    )
+    chances = evaluation.pre_roll_chances(mover, other, three)
+    assert (chances.win, chances.win_gammon, chances.loss_gammon) == (win, 0, 0)
+    contact = board(point(6, 2)), board((1, 0, 0, 0, 0, 0), {20: 1})
+    assert evaluation.pre_roll_equity(*contact, three) == evaluation.pre_roll_equity(*contact)
+    game = Backgammon()
+    game.sides = [mover, other]
+    game.bearoff = three
+    assert game.expected_return(1) == -(2 * win - 1)
+    assert game.clone().bearoff is three
+
+
+def test_a_file_of_the_earlier_layout_is_rebuilt(tmp_path):
+    path = bearoff.database_path(2, tmp_path)
+    built = BearoffDatabase.build(2)
+    np.savez_compressed(path, checkers=np.int32(2), off=built.off, first=built.first)
+    with pytest.raises(FileNotFoundError, match="--force"):
+        BearoffDatabase.load(path)
+    assert bearoff.main(["build", "--checkers", "2", "--dir", str(tmp_path)]) == 0
+    np.testing.assert_array_equal(BearoffDatabase.load(path).off, built.off.astype(np.float32))
+
+
+def test_the_largest_database_built_is_the_cached_one(tmp_path, monkeypatch):
+    for checkers in (2, 3):
+        BearoffDatabase.build(checkers).save(bearoff.database_path(checkers, tmp_path))
+    monkeypatch.setenv("KIBITZ_BEAROFF_DIR", str(tmp_path))
+    bearoff.cached_database.cache_clear()
+    assert bearoff.cached_database().checkers == 3
+    assert bearoff.cached_database(2).checkers == 2
     bearoff.cached_database.cache_clear()

@@ -13,13 +13,20 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from kibitz.engines.alphabeta.table import ENTRY_BYTES, TranspositionTable, entries_for_mb
-from kibitz.engines.base import Engine, OptionSpec, Requirements, SearchContext
+from kibitz.engines.base import (
+    Engine,
+    OptionSpec,
+    OptionUnavailable,
+    Requirements,
+    SearchContext,
+)
 from kibitz.engines.driver import SearchDriver, root_candidates, terminal_result
 from kibitz.engines.expectimax.kernel import KernelNodeSearch, kernel_for
 from kibitz.engines.expectimax.nodes import NodeSearch
 from kibitz.engines.expectimax.root import RootSearch
 from kibitz.engines.types import Limits, Result, Score
 from kibitz.games import CHANCE, Game
+from kibitz.games.backgammon.game import Backgammon
 from kibitz.games.capabilities import ExpectedReturn, MoveOrdering
 from kibitz.vocabulary import Bound
 
@@ -88,6 +95,17 @@ class Expectimax(Engine):
             "nodes, values and moves as the pure-Python search, 25-35 times as fast. Off = "
             "the pure-Python reference.",
         ),
+        OptionSpec(
+            "Bearoff",
+            "combo",
+            "auto",
+            "Backgammon: where both sides have every checker home, the estimate is the "
+            "one-sided bear-off database's exact race chances (built once by `python -m "
+            "kibitz.games.backgammon.bearoff build`) instead of the race curves. auto = "
+            "where the database is built; on = always (refused where it is not built); "
+            "off = the race curves.",
+            choices=("auto", "on", "off"),
+        ),
     )
 
     @classmethod
@@ -114,10 +132,17 @@ class Expectimax(Engine):
         self._table.clear()
         self._table = TranspositionTable(0)
 
+    @classmethod
+    def check_options_at(cls, state: Game, options: Mapping[str, Any]) -> None:
+        """OptionUnavailable where `Bearoff` is on for a backgammon position and the
+        database is not built (the message names the command that builds it)."""
+        with_database(state, options["Bearoff"])
+
     def search(self, state: Game, limits: Limits, context: SearchContext) -> Result:
         driver = SearchDriver(state, limits, context)
         if state.is_terminal():
             return terminal_result(state, driver.elapsed())
+        state = with_database(state, self.options["Bearoff"])
         table = self._sized_table()
         table.new_search()
         switches = {"star1": self.options["Star1"], "star2": self.options["Star2"]}
@@ -175,3 +200,26 @@ class Expectimax(Engine):
             stop_reason=stop_reason,
             stats=stats,
         )
+
+
+def with_database(state: Game, mode: str) -> Game:
+    """The position to search under the option `Bearoff` = `mode`: for backgammon, `state`
+    holding the bear-off database where it is used and none elsewhere (`Backgammon.bearoff`;
+    a copy where that changes it); OptionUnavailable where `mode` is on and the database is
+    not built."""
+    if not isinstance(state, Backgammon):
+        return state
+    database = None
+    if mode != "off":
+        from kibitz.games.backgammon import bearoff  # numpy: only where backgammon is searched
+
+        try:
+            database = bearoff.cached_database()
+        except FileNotFoundError as exc:
+            if mode == "on":
+                raise OptionUnavailable(f"option Bearoff: {exc}") from None
+    if state.bearoff is database:
+        return state
+    searched = state.clone()
+    searched.bearoff = database
+    return searched

@@ -22,12 +22,19 @@ C(27, 3) + C(26, 2) + 25 sequences of 4, 3, 2 and 1 of the 25 sources; two dice 
 2 x 25 x 25 + 2 x 25). The table and the position being searched are the module's own:
 one thread at a time (a search runs in one; every call reloads the position it works on
 after calling back into Python).
+
+With a bear-off database on the state (`Backgammon.bearoff`), the estimate of two sides
+both home is `BearoffDatabase.race_chances`'s, summed in the same order from the database's
+own arrays, rows found by the same `bearoff.position_index` (a binomial table here); each
+call takes the state's database (`_use`), so the database, like the position, is the
+module's for the call.
 """
 
 from libc.math cimport exp, sqrt
 from libc.string cimport memcmp, memcpy
 
 import builtins
+import math
 
 from kibitz.games.backgammon import evaluation
 from kibitz.games.backgammon.game import OUTCOMES
@@ -73,6 +80,14 @@ cdef double _contact_gammon[6]
 cdef double _race_backgammon[7]
 cdef double _contact_backgammon[7]
 
+cdef int _binomial[21][7]  # C(n, k): `bearoff.position_index` of up to 15 checkers
+cdef object _database = None  # the bear-off database in use (holds its arrays), or None
+cdef int _database_checkers = 0  # its checkers per side; 0 without one
+cdef int _length = 0  # its distributions' length
+cdef int _first_start = 0  # the row of its first position of all its checkers
+cdef const double* _off = NULL
+cdef const double* _first = NULL
+
 
 cdef void _load_tables():
     cdef int index, n
@@ -92,6 +107,9 @@ cdef void _load_tables():
     for n in range(7):
         _race_backgammon[n] = evaluation.RACE_BACKGAMMON[n]
         _contact_backgammon[n] = evaluation.CONTACT_BACKGAMMON[n]
+    for index in range(21):
+        for n in range(7):
+            _binomial[index][n] = math.comb(index, n)
 
 
 _load_tables()
@@ -323,6 +341,65 @@ cdef double _pubeval_race(const int* mover, const int* opponent, int left):
     return score
 
 
+cdef int _use(object database) except -1:
+    """Take `database` (a `BearoffDatabase`, or None) for the estimate."""
+    global _database, _database_checkers, _length, _first_start, _off, _first
+    cdef const double[:, ::1] off
+    cdef const double[:, ::1] first
+    if database is _database:
+        return 0
+    _database = database
+    if database is None:
+        _database_checkers = 0
+        return 0
+    off, first = database.off, database.first
+    _off, _first = &off[0, 0], &first[0, 0]
+    _length = off.shape[1]
+    _first_start = off.shape[0] - first.shape[0]
+    _database_checkers = database.checkers
+    return 0
+
+
+cdef inline int _row(const int* side):
+    """`bearoff.position_index` of the side's home board."""
+    cdef int rank = 0, total = 0, k
+    for k in range(5):
+        total += side[5 - k]
+        rank += _binomial[total + k][k + 1]
+    total += side[0]
+    return rank + _binomial[total + 5][6]
+
+
+cdef double _race_equity(const int* on_roll, const int* other, int my_left, int their_left):
+    """`evaluation.pre_roll_equity` from `BearoffDatabase.race_chances`, both sides home and
+    in the database: the same sums in the same order."""
+    cdef int my_row = _row(on_roll), their_row = _row(other), n
+    cdef const double* mine = _off + my_row * _length
+    cdef const double* theirs = _off + their_row * _length
+    cdef const double* my_first = NULL
+    cdef const double* their_first = NULL
+    cdef double win = 0.0, win_gammon = 0.0, lose_gammon = 0.0, chance, equity
+    cdef double theirs_done = 0.0, their_first_done = 0.0, my_first_done = 0.0
+    if my_left == CHECKERS:
+        my_first = _first + (my_row - _first_start) * _length
+    if their_left == CHECKERS:
+        their_first = _first + (their_row - _first_start) * _length
+    for n in range(_length):
+        chance = mine[n]
+        win += chance * (1.0 - theirs_done)
+        theirs_done += theirs[n]
+        if their_first != NULL:
+            win_gammon += chance * (1.0 - their_first_done)
+            their_first_done += their_first[n]
+        if my_first != NULL:
+            my_first_done += my_first[n]
+            lose_gammon += theirs[n] * (1.0 - my_first_done)
+    equity = 2.0 * win - 1.0
+    equity += win_gammon
+    equity -= lose_gammon
+    return equity
+
+
 cdef inline double _clamp(double x):
     return -50.0 if x < -50.0 else 50.0 if x > 50.0 else x
 
@@ -339,6 +416,14 @@ cdef double _equity(const int* on_roll, const int* other):
         return _points(other, it.checkers) if not me.checkers else -_points(on_roll, me.checkers)
     if mine <= 3 and me.checkers <= 2:
         return _points(other, it.checkers)
+    if (
+        _database_checkers
+        and not me.outside_count
+        and not it.outside_count
+        and me.checkers <= _database_checkers
+        and it.checkers <= _database_checkers
+    ):
+        return _race_equity(on_roll, other, me.checkers, it.checkers)
     spread = sqrt(2 * (mine + theirs))
     lead = theirs - mine
     if me.back + it.back < 23:
@@ -400,8 +485,10 @@ cdef double _equity(const int* on_roll, const int* other):
     return equity
 
 
-def pre_roll_equity(list on_roll, list other):
-    """`evaluation.pre_roll_equity`: the same value, bit for bit."""
+def pre_roll_equity(list on_roll, list other, database=None):
+    """`evaluation.pre_roll_equity` (with the bear-off `database`): the same value, bit
+    for bit."""
+    _use(database)
     _load(on_roll, other)
     return _equity(_me, _opp)
 
@@ -420,6 +507,7 @@ def moves(state):
 
 def estimate(state):
     """`state.expected_return(0)`."""
+    _use(state.bearoff)
     on_roll = state.on_roll
     _load(state.sides[on_roll], state.sides[1 - on_roll])
     value = _equity(_me, _opp)
@@ -520,6 +608,7 @@ def decide(state, double alpha, double beta, double low, double high, first, int
     `limit` moves at most (1: Star2's probe): (value, best move, leaves, estimates among
     them)."""
     cdef Counts counts = Counts(0, 0, 0, 0)
+    _use(state.bearoff)
     on_roll = state.on_roll
     high_die, low_die = state.dice
     _load(state.sides[on_roll], state.sides[1 - on_roll])
@@ -645,6 +734,7 @@ def chance(state, table, tuple kinds, double alpha, double beta, double low, dou
     cdef double value
     cdef bint cut = False
     sides = (tuple(state.sides[0]), tuple(state.sides[1])) if table.size else None
+    _use(state.bearoff)
     _load(state.sides[on_roll], state.sides[1 - on_roll])
     memcpy(me, _me, sizeof(int) * 25)
     memcpy(opp, _opp, sizeof(int) * 25)

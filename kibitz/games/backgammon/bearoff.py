@@ -19,7 +19,13 @@ outside git::
 
     python -m kibitz.games.backgammon.bearoff build      # 15 checkers: 54,264 positions
 
-and loaded from there (`BearoffDatabase.load`; `cached_database` keeps it in memory).
+and loaded from there (`BearoffDatabase.load`; `cached_database` keeps it in memory). A
+smaller one (``--checkers 6``: seconds) serves the positions of as many checkers a side.
+
+With it, backgammon's estimate of two sides both home is the database's race chances
+(`BearoffDatabase.race_chances`, in `evaluation.pre_roll_equity` and the kernel alike)
+instead of the race curves, where the engine `expectimax`'s option ``Bearoff`` puts it on
+the position searched.
 """
 
 from __future__ import annotations
@@ -40,6 +46,9 @@ CHECKERS = 15
 MAX_ROLLS = 32
 """Length of a stored distribution: 15 checkers on the six-point need at most 30 rolls."""
 FILE_NAME = "bearoff-{checkers}.npz"
+LAYOUT = 2
+"""The files' row order: 2, `position_index` (1, by pip count, was never used to evaluate:
+such a file is rebuilt)."""
 BUILD_COMMAND = "python -m kibitz.games.backgammon.bearoff build"
 
 ROLLS: tuple[tuple[int, int, float], ...] = tuple(
@@ -65,8 +74,8 @@ def position_count(checkers: int = CHECKERS) -> int:
 
 
 def all_positions(checkers: int = CHECKERS) -> list[Home]:
-    """Every position of at most `checkers` checkers, in index order (`position_index`):
-    by pip count, so that a roll always leads to an earlier row."""
+    """Every position of at most `checkers` checkers, in row order (`position_index`): a
+    roll always leads to an earlier row."""
     found: list[Home] = []
 
     def place(prefix: tuple[int, ...], left: int) -> None:
@@ -77,22 +86,27 @@ def all_positions(checkers: int = CHECKERS) -> list[Home]:
             place((*prefix, count), left - count)
 
     place((), checkers)
-    found.sort(key=lambda home: (pips(home), home))
+    found.sort(key=position_index)
     return found
 
 
-def pips(home: Sequence[int]) -> int:
-    return sum(count * (point + 1) for point, count in enumerate(home))
-
-
-@functools.cache
-def _index_table(checkers: int) -> dict[Home, int]:
-    return {home: index for index, home in enumerate(all_positions(checkers))}
-
-
 def position_index(home: Sequence[int], checkers: int = CHECKERS) -> int:
-    """A position's row in the database; KeyError for a position outside it."""
-    return _index_table(checkers)[tuple(home)]
+    """A position's row in the database of `checkers` checkers (KeyError for a position of
+    more), the same in every database that holds it: the positions of fewer checkers than
+    its ``t`` come first, ``C(t + 5, 6)`` of them, then its rank among those of ``t`` in the
+    combinatorial number system, the checkers counted from the six point down: the sums
+    ``b_k`` of the checkers on the six point down to point ``6 - k``, plus ``k``, for
+    k = 0..4, are five distinct numbers below ``t + 5``, ranked ``sum C(b_k, k + 1)``. A
+    checker moved down lowers some ``b_k`` and one borne off lowers ``t``, so every roll
+    leads to an earlier row. The kernel computes the same (`_kernel.pyx`)."""
+    if sum(home) > checkers:
+        raise KeyError(f"{tuple(home)}: more than {checkers} checkers")
+    rank = total = 0
+    for k in range(POINTS - 1):
+        total += home[POINTS - 1 - k]
+        rank += math.comb(total + k, k + 1)
+    total += home[0]
+    return rank + math.comb(total + POINTS - 1, POINTS)
 
 
 @functools.cache
@@ -146,7 +160,7 @@ class BearoffDatabase:
     def build(cls, checkers: int = CHECKERS) -> BearoffDatabase:
         """Computes the database (15 checkers: about a minute in Python)."""
         positions = all_positions(checkers)
-        index = _index_table(checkers)
+        index = {home: row for row, home in enumerate(positions)}
         off = np.zeros((len(positions), MAX_ROLLS), dtype=np.float64)
         mean = np.zeros(len(positions))
         off[0, 0] = 1.0  # the empty board: done
@@ -179,6 +193,7 @@ class BearoffDatabase:
         np.savez_compressed(
             partial,
             checkers=np.int32(self.checkers),
+            layout=np.int32(LAYOUT),
             off=self.off.astype(np.float32),
             first=self.first.astype(np.float32),
             first_row=self.first_row,
@@ -187,6 +202,13 @@ class BearoffDatabase:
 
     @classmethod
     def load(cls, path: Path) -> BearoffDatabase:
+        """The database saved at `path`; FileNotFoundError naming `BUILD_COMMAND` where it
+        was saved with its rows in another order (`LAYOUT`)."""
+        if not is_current(path):
+            raise FileNotFoundError(
+                f"{path} holds an earlier layout of the bear-off database: rebuild it with "
+                f"{BUILD_COMMAND} --force"
+            )
         with np.load(path) as data:
             return cls(
                 int(data["checkers"]),
@@ -213,21 +235,66 @@ class BearoffDatabase:
         self, mover: Sequence[int], other: Sequence[int]
     ) -> tuple[float, float, float]:
         """(P(win), P(win a gammon), P(lose a gammon)) for the side on roll, `mover`, both
-        sides home (six counts each, the ace point first)."""
-        mine, theirs = self.rolls(mover), self.rolls(other)
-        at_least_theirs = 1 - np.concatenate(([0.0], np.cumsum(theirs)[:-1]))
-        win = float(np.dot(mine, at_least_theirs))
-        win_gammon = lose_gammon = 0.0
-        their_first = self.first_off(other)
+        sides home (six counts each, the ace point first), a side of `checkers` checkers
+        having borne none off."""
+        my_first, their_first = self.first_off(mover), self.first_off(other)
+        return _race(
+            self.rolls(mover).tolist(),
+            self.rolls(other).tolist(),
+            None if my_first is None else my_first.tolist(),
+            None if their_first is None else their_first.tolist(),
+        )
+
+    def race_chances(
+        self, on_roll: Sequence[int], other: Sequence[int]
+    ) -> tuple[float, float, float] | None:
+        """`race_probabilities` of two sides of a backgammon game (25 counts each, as in
+        `board.py`), where a side has borne none off when it has all its 15 checkers; None
+        where a side has a checker outside its home board (or on the bar) or more checkers
+        than the database holds. The kernel computes the same (`_kernel.pyx`)."""
+        if any(on_roll[POINTS:]) or any(other[POINTS:]):
+            return None
+        rows = []
+        for home in (on_roll[:POINTS], other[:POINTS]):
+            if sum(home) > self.checkers:
+                return None
+            rows.append(position_index(home, self.checkers))
+        mine, theirs = (self.off[row].tolist() for row in rows)
+        my_first, their_first = (
+            self.first[self.first_row[row]].tolist() if sum(side) == CHECKERS else None
+            for row, side in zip(rows, (on_roll, other), strict=True)
+        )
+        return _race(mine, theirs, my_first, their_first)
+
+
+def _race(
+    mine: Sequence[float],
+    theirs: Sequence[float],
+    my_first: Sequence[float] | None,
+    their_first: Sequence[float] | None,
+) -> tuple[float, float, float]:
+    """(P(win), P(win a gammon), P(lose a gammon)) of the side on roll from the two sides'
+    distributions of rolls to bear off and, where a side can be gammoned, to take its first
+    checker off; summed in one order, as the kernel sums them."""
+    win = win_gammon = lose_gammon = 0.0
+    theirs_done = their_first_done = my_first_done = 0.0  # by the rolls before the n-th
+    for n in range(MAX_ROLLS):
+        chance = mine[n]  # the side on roll finishes on its n-th roll, before their n-th
+        win += chance * (1.0 - theirs_done)
+        theirs_done += theirs[n]
         if their_first is not None:  # they are gammoned where their first checker is later
-            win_gammon = float(
-                np.dot(mine, 1 - np.concatenate(([0.0], np.cumsum(their_first)[:-1])))
-            )
-        my_first = self.first_off(mover)
-        if my_first is not None:  # mover is gammoned where they finish before its first is off
-            my_after = 1 - np.cumsum(my_first)
-            lose_gammon = float(np.dot(theirs, my_after))
-        return win, win_gammon, lose_gammon
+            win_gammon += chance * (1.0 - their_first_done)
+            their_first_done += their_first[n]
+        if my_first is not None:  # gammoned where they finish before its first is off
+            my_first_done += my_first[n]
+            lose_gammon += theirs[n] * (1.0 - my_first_done)
+    return win, win_gammon, lose_gammon
+
+
+def is_current(path: Path) -> bool:
+    """Whether the database saved at `path` has its rows in this `LAYOUT`."""
+    with np.load(path) as data:
+        return "layout" in data and int(data["layout"]) == LAYOUT
 
 
 def database_path(checkers: int = CHECKERS, directory: Path | None = None) -> Path:
@@ -235,13 +302,15 @@ def database_path(checkers: int = CHECKERS, directory: Path | None = None) -> Pa
 
 
 @functools.cache
-def cached_database(checkers: int = CHECKERS) -> BearoffDatabase:
-    """The database from its cache, loaded once; FileNotFoundError naming `BUILD_COMMAND`
-    where it was not built."""
-    path = database_path(checkers)
-    if not path.exists():
-        raise FileNotFoundError(f"no bear-off database at {path}: build it with {BUILD_COMMAND}")
-    return BearoffDatabase.load(path)
+def cached_database(checkers: int | None = None) -> BearoffDatabase:
+    """The database of `checkers` checkers (None: of the most of those built) from its
+    cache, loaded once; FileNotFoundError naming `BUILD_COMMAND` where it was not built."""
+    sizes = range(CHECKERS, 0, -1) if checkers is None else (checkers,)
+    for size in sizes:
+        path = database_path(size)
+        if path.exists():
+            return BearoffDatabase.load(path)
+    raise FileNotFoundError(f"no bear-off database at {path}: build it with {BUILD_COMMAND}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -264,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
     build.add_argument("--force", action="store_true", help="rebuild a cached database")
     args = parser.parse_args(argv)
     path = database_path(args.checkers, args.dir)
-    if path.exists() and not args.force:
+    if path.exists() and is_current(path) and not args.force:
         print(f"{path} (cached)")
         return 0
     print(

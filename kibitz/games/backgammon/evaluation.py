@@ -52,8 +52,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from kibitz.games.capabilities import Chances
+
+if TYPE_CHECKING:
+    from kibitz.games.backgammon.bearoff import BearoffDatabase
 
 # fmt: off
 RACE_WEIGHTS = (
@@ -370,12 +374,16 @@ def reference_equity(on_roll: Sequence[int], other: Sequence[int]) -> float:
     return equity
 
 
-def pre_roll_equity(on_roll: Sequence[int], other: Sequence[int]) -> float:
+def pre_roll_equity(
+    on_roll: Sequence[int], other: Sequence[int], bearoff: BearoffDatabase | None = None
+) -> float:
     """Cubeless equity (gammons counted; within [-3, 3]) of the player on roll, before
     rolling; each side in the per-side convention of `board.py`. Exact at a finished game
     (a side with nothing left) and where every roll bears the last checkers off (at most
-    two, at most 3 pips)."""
-    curves = _curves(on_roll, other)
+    two, at most 3 pips); with a `bearoff` database, where both sides are home and it holds
+    them, its one-sided race chances (`BearoffDatabase.race_chances`) instead of the race
+    curves."""
+    curves = _curves(on_roll, other, bearoff)
     if isinstance(curves, float):
         return curves
     win, gammon, backgammon, lose_gammon, lose_backgammon = curves
@@ -387,12 +395,14 @@ def pre_roll_equity(on_roll: Sequence[int], other: Sequence[int]) -> float:
     return equity
 
 
-def pre_roll_chances(on_roll: Sequence[int], other: Sequence[int]) -> Chances:
+def pre_roll_chances(
+    on_roll: Sequence[int], other: Sequence[int], bearoff: BearoffDatabase | None = None
+) -> Chances:
     """The chances behind `pre_roll_equity`, for the player on roll: its win curve and
     gammon and backgammon curves, made consistent (a gammon curve above the win chance is
     cut to it, a backgammon curve to the gammon chance; `pre_roll_equity` adds the curves
     uncut, which differs only where a curve overshoots). Exact where the equity is."""
-    curves = _curves(on_roll, other)
+    curves = _curves(on_roll, other, bearoff)
     if isinstance(curves, float):  # decided: the points won (or lost, negative)
         points = abs(curves)
         decided = Chances(1.0, float(points >= 2), float(points >= 3))
@@ -406,10 +416,11 @@ def pre_roll_chances(on_roll: Sequence[int], other: Sequence[int]) -> Chances:
 
 
 def _curves(
-    on_roll: Sequence[int], other: Sequence[int]
+    on_roll: Sequence[int], other: Sequence[int], bearoff: BearoffDatabase | None
 ) -> float | tuple[float, float, float, float, float]:
     """The estimate's curves for the player on roll: (win, gammon or better, backgammon,
-    the other's gammon or better, the other's backgammon), each a logistic; or, where the
+    the other's gammon or better, the other's backgammon), each a logistic (or where both
+    sides are home and the `bearoff` database holds them, its chances); or, where the
     game is decided, its points for the player on roll (a float)."""
     mine, my_back, my_left, my_out, my_out_n, my_zone, my_zone_n = _summary(on_roll)
     theirs, their_back, their_left, their_out, their_out_n, zone, zone_n = _summary(other)
@@ -417,6 +428,11 @@ def _curves(
         return _result(on_roll, other)
     if mine <= 3 and my_left <= 2:  # every roll bears the last checkers off
         return _points(other)
+    if bearoff is not None and not my_out_n and not their_out_n:
+        chances = bearoff.race_chances(on_roll, other)
+        if chances is not None:  # no backgammon once the loser is home
+            win, win_gammon, lose_gammon = chances
+            return win, win_gammon, 0.0, lose_gammon, 0.0
     spread = math.sqrt(2 * (mine + theirs))
     lead = theirs - mine
     exp = math.exp

@@ -18,7 +18,7 @@ what `position()` writes when player 1 is on roll. Plays as gnubg writes them, r
 from __future__ import annotations
 
 import random
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from kibitz.games.backgammon import notation
 from kibitz.games.backgammon.board import (
@@ -44,6 +44,9 @@ from kibitz.games.capabilities import (
     Presentation,
 )
 from kibitz.games.presentation import POINTS, Diagram, Gauge, Place
+
+if TYPE_CHECKING:
+    from kibitz.games.backgammon.bearoff import BearoffDatabase
 
 Roll = tuple[int, int]
 ROLLS: tuple[Roll, ...] = tuple(
@@ -88,6 +91,9 @@ class Backgammon(Game, HashKey, ExpectedReturn, OutcomeChances, Playout, Present
         self.dice: Roll | None = None
         self._plays: list[Play] | None = None
         self._history: list[tuple[list[int], list[int], int, Roll | None]] = []
+        self.bearoff: BearoffDatabase | None = None
+        """The bear-off database the estimate uses where both sides are home (None: the
+        race curves everywhere; an engine option sets it on the position it searches)."""
 
     # -- notation -----------------------------------------------------------------------------
 
@@ -235,6 +241,7 @@ class Backgammon(Game, HashKey, ExpectedReturn, OutcomeChances, Playout, Present
         copy.on_roll, copy.dice = self.on_roll, self.dice
         copy._plays = None
         copy._history = [(a[:], b[:], c, d) for a, b, c, d in self._history]
+        copy.bearoff = self.bearoff
         return copy
 
     def render(self) -> str:
@@ -324,16 +331,17 @@ class Backgammon(Game, HashKey, ExpectedReturn, OutcomeChances, Playout, Present
 
     def expected_return(self, player: int) -> float:
         """The pre-roll estimate for the player on roll (at a decision node too: the roll
-        in hand is not looked at), negated for the other player."""
+        in hand is not looked at; with `bearoff`'s race chances where both are home),
+        negated for the other player."""
         on_roll = self.on_roll
-        value = pre_roll_equity(self.sides[on_roll], self.sides[1 - on_roll])
+        value = pre_roll_equity(self.sides[on_roll], self.sides[1 - on_roll], self.bearoff)
         return value if player == on_roll else -value
 
     def outcome_chances(self, player: int) -> Chances:
         """The pre-roll estimate's chances (`evaluation.pre_roll_chances`) of the player on
         roll, seen by `player`; exact at the end of the game."""
         on_roll = self.on_roll
-        chances = pre_roll_chances(self.sides[on_roll], self.sides[1 - on_roll])
+        chances = pre_roll_chances(self.sides[on_roll], self.sides[1 - on_roll], self.bearoff)
         return chances if player == on_roll else chances.flipped()
 
     def playout(
