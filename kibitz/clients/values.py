@@ -14,6 +14,7 @@ server or the engines.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -189,6 +190,12 @@ class Score:
 
     @classmethod
     def from_pb(cls, message: pb.Score) -> Score:
+        """The score of `message`; one object for equal messages (scores are values, and a
+        Result holds one per root move, most of them alike)."""
+        return _score_from_wire(message.SerializeToString())
+
+    @classmethod
+    def _from_message(cls, message: pb.Score) -> Score:
         def optional(name: str) -> Any:
             return getattr(message, name) if message.HasField(name) else None
 
@@ -257,6 +264,12 @@ class Score:
         return format(str(self), spec)
 
 
+@functools.lru_cache(maxsize=4096)
+def _score_from_wire(data: bytes) -> Score:
+    """`Score.from_pb` of a serialized pb.Score."""
+    return Score._from_message(pb.Score.FromString(data))
+
+
 # ---------------------------------------------------------------------------- answers
 
 
@@ -293,6 +306,12 @@ class RootMove:
 
     @classmethod
     def from_pb(cls, message: pb.RootMove) -> RootMove:
+        """The root move of `message`; one object for equal messages (the Infos of a search
+        repeat its root moves)."""
+        return _root_move_from_wire(message.SerializeToString())
+
+    @classmethod
+    def _from_message(cls, message: pb.RootMove) -> RootMove:
         return cls(
             move=message.move,
             score=Score.from_pb(message.score),
@@ -302,6 +321,12 @@ class RootMove:
             move_label=message.move_label,
             pv_labels=tuple(message.pv_labels),
         )
+
+
+@functools.lru_cache(maxsize=4096)
+def _root_move_from_wire(data: bytes) -> RootMove:
+    """`RootMove.from_pb` of a serialized pb.RootMove."""
+    return RootMove._from_message(pb.RootMove.FromString(data))
 
 
 def _root_moves(messages: Iterable[pb.RootMove]) -> tuple[RootMove, ...]:

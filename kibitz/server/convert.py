@@ -82,13 +82,32 @@ def ms(seconds: float) -> int:
     return max(0, round(seconds * 1000))
 
 
-def labels(state: Game, move: Move, line: Sequence[Move]) -> tuple[str, list[str]]:
+def labels(
+    state: Game, move: Move, line: Sequence[Move], texts: Sequence[str] | None = None
+) -> tuple[str, list[str]]:
     """`move` and `line` (a line of `state`) as people read them; the line's first label is
-    the move's where the line starts with it (labels may cost: chess writes SAN)."""
-    line_labels = state.label_line(line)
+    the move's where the line starts with it (labels may cost: chess writes SAN). `texts`:
+    the line already in notation (`format_line`), the labels of a game that labels moves
+    by its notation."""
+    if texts is not None and _labels_are_notation(type(state)):
+        line_labels = list(texts)
+    else:
+        line_labels = state.label_line(line)
     if line and line[0] == move:
         return line_labels[0], line_labels
     return state.move_labels([move])[0], line_labels
+
+
+@functools.cache
+def _labels_are_notation(game: type[Game]) -> bool:
+    """Whether `game` labels moves by their notation (`Game.label_line` not overridden)."""
+    return game.label_line is Game.label_line
+
+
+@functools.cache
+def _has_views(game: type[Game]) -> bool:
+    """Whether states of `game` may be one player's view (`HiddenInformation`)."""
+    return issubclass(game, HiddenInformation)
 
 
 def shown_line(state: Game, line: Sequence[Move]) -> list[Move]:
@@ -96,7 +115,7 @@ def shown_line(state: Game, line: Sequence[Move]) -> list[Move]:
     for one player's view of a game of hidden information (`HiddenInformation.is_view`),
     where no more than the observer's own next move (the moves after it would come from
     worlds the view does not know)."""
-    if isinstance(state, HiddenInformation) and state.is_view():
+    if _has_views(type(state)) and state.is_view():
         return list(line[:1])
     return list(line)
 
@@ -104,11 +123,13 @@ def shown_line(state: Game, line: Sequence[Move]) -> list[Move]:
 def root_move_to_pb(root: RootMove, state: Game, labelled: bool = True) -> pb.RootMove:
     """A root move of a search of `state`; `labelled`: with its labels (which may cost)."""
     pv = shown_line(state, root.pv)
-    move_label, pv_labels = labels(state, root.move, pv) if labelled else ("", [])
+    texts = state.format_line(pv)
+    move = texts[0] if pv and pv[0] == root.move else state.format_move(root.move)
+    move_label, pv_labels = labels(state, root.move, pv, texts) if labelled else ("", [])
     message = pb.RootMove(
-        move=state.format_move(root.move),
+        move=move,
         score=score_to_pb(root.score, state.perspective(), type(state)),
-        pv=state.format_line(pv),
+        pv=texts,
         move_label=move_label,
         pv_labels=pv_labels,
     )
@@ -123,6 +144,7 @@ def info_to_pb(info: Info, state: Game, root_moves: Iterable[pb.RootMove] = ()) 
     """An Info of a search of `state` (the root position) with `root_moves` (formatted by
     `root_move_to_pb`) if the client asked for them."""
     pv = shown_line(state, info.pv)
+    texts = state.format_line(pv)
     return pb.Info(
         depth=info.depth,
         selective_depth=info.seldepth,
@@ -130,8 +152,8 @@ def info_to_pb(info: Info, state: Game, root_moves: Iterable[pb.RootMove] = ()) 
         nodes=info.nodes,
         nodes_per_second=info.nps,
         time_ms=ms(info.time),
-        pv=state.format_line(pv),
-        pv_labels=state.label_line(pv),
+        pv=texts,
+        pv_labels=texts if _labels_are_notation(type(state)) else state.label_line(pv),
         multipv=info.multipv,
         hash_full=info.hashfull,
         root_moves=root_moves,
@@ -151,7 +173,7 @@ def result_to_pb(result: Result, state: Game) -> pb.Result:
     if best is None:
         best_label, pv_labels = "", state.label_line(line)
     else:
-        best_label, pv_labels = labels(state, best, line)
+        best_label, pv_labels = labels(state, best, line, pv)
     return pb.Result(
         best_move=state.format_move(best) if best is not None else "",
         best_move_label=best_label,

@@ -120,6 +120,10 @@ class EngineService(pb_grpc.EngineServiceServicer):
         )
         self._analyses: dict[asyncio.Event, Worker | None] = {}
         """Running and waiting analyses: their stop events and (once started) workers."""
+        self.inline_engines = inline.ReadyEngines()
+        """The engines of the analyses run here (inline.py)."""
+        self._catalogues: dict[str, tuple[tuple, Any]] = {}
+        """ListGames' and ListEngines' answers, with the registries they were made from."""
 
     def _caller(self, context: grpc.aio.ServicerContext) -> str:
         return identity(context, self.tokens)
@@ -127,9 +131,25 @@ class EngineService(pb_grpc.EngineServiceServicer):
     # -- catalogue ------------------------------------------------------------------------
 
     async def ListGames(self, request, context) -> pb.ListGamesResponse:
-        return pb.ListGamesResponse(games=[convert.game_info(GAMES[n]) for n in sorted(GAMES)])
+        return self._catalogue("games", self._games)
 
     async def ListEngines(self, request, context) -> pb.ListEnginesResponse:
+        return self._catalogue("engines", self._engines)
+
+    def _catalogue(self, name: str, build: Callable[[], Any]) -> Any:
+        """The answer `build()` made, made again only where a game or an engine has come
+        or gone since (plugins, tests): clients ask often (a load balancer's probe, every
+        page load) for what seldom changes, and making it costs a millisecond."""
+        registered = (tuple(GAMES.items()), tuple(ENGINES.items()))
+        made = self._catalogues.get(name)
+        if made is None or made[0] != registered:
+            made = self._catalogues[name] = (registered, build())
+        return made[1]
+
+    def _games(self) -> pb.ListGamesResponse:
+        return pb.ListGamesResponse(games=[convert.game_info(GAMES[n]) for n in sorted(GAMES)])
+
+    def _engines(self) -> pb.ListEnginesResponse:
         games = list(GAMES.values())
         return pb.ListEnginesResponse(
             engines=[convert.engine_info(ENGINES[n], games) for n in sorted(ENGINES)],
@@ -307,12 +327,8 @@ class EngineService(pb_grpc.EngineServiceServicer):
         return pb.StopResponse(was_searching=session.request_stop())
 
     @_streams_errors
-    async def Analyze(
-        self, request: pb.AnalyzeRequest, context
-    ) -> AsyncIterator[pb.SearchResponse]:
-        async with contextlib.aclosing(self._analysis(request, progress=True)) as responses:
-            async for response in responses:
-                yield response
+    def Analyze(self, request: pb.AnalyzeRequest, context) -> AsyncIterator[pb.SearchResponse]:
+        return self._analysis(request, progress=True)  # closed by the decorator
 
     @_handles_errors
     async def AnalyzeResult(self, request: pb.AnalyzeRequest, context) -> pb.Result:
@@ -334,8 +350,14 @@ class EngineService(pb_grpc.EngineServiceServicer):
         options = checked_options(engine, game, {**engine.default_options(), **given})
         job = self._job(game, engine, options, request)
         if inline.eligible(engine, options, job):
-            for response in self._inline(engine, options, job, started, progress):
-                yield response
+            instance = self.inline_engines.take(engine, game, options)
+            responses = self._inline(instance, job, started, progress)
+            try:
+                for response in responses:
+                    yield response
+            finally:  # made new once the answer is on its way (the loop sends it first)
+                loop = asyncio.get_running_loop()
+                loop.call_soon(self.inline_engines.give_back, instance, game, options)
             return
         memory = MemoryBudget.need_mb(engine, options)
         self.budget.reserve(memory, f"a {game.name} analysis with {engine.name}")
@@ -364,20 +386,15 @@ class EngineService(pb_grpc.EngineServiceServicer):
             self.budget.release(memory)
 
     def _inline(
-        self,
-        engine: type[Engine],
-        options: dict[str, Any],
-        job: SearchJob,
-        started: float,
-        progress: bool,
+        self, instance: Engine, job: SearchJob, started: float, progress: bool
     ) -> list[pb.SearchResponse]:
-        """A tiny search run here (inline.py), its Result finished like a worker's."""
+        """A tiny search run here (inline.py), its Result finished like a worker's; an
+        engine that fails is closed."""
         try:
-            responses = inline.search(
-                engine, options, job, started, self.config.max_search_time, progress
-            )
+            responses = inline.search(instance, job, started, self.config.max_search_time, progress)
         except Exception as exc:  # an engine bug fails this call only
             log.exception("inline search failed")
+            instance.close()
             raise ServiceError(grpc.StatusCode.INTERNAL, f"engine failed: {exc}") from None
         _finished(responses[-1].result, job, 0.0)
         return responses
@@ -450,6 +467,7 @@ class EngineService(pb_grpc.EngineServiceServicer):
     async def close(self) -> None:
         await self.sessions.close_all()
         await self.pool.close()
+        self.inline_engines.close()
 
 
 def _queue_deadline(job: SearchJob, started: float) -> float | None:

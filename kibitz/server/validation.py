@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -130,12 +131,25 @@ class SearchJob:
     """Whether the search is small enough for the server to run itself (`inline.py`)."""
 
 
+PARSED_POSITIONS = 256
+"""Positions `parse_position` keeps read (the latest), for the requests that repeat them."""
+
+
 def parse_position(game: type[Game], position: str, moves: Iterable[str]) -> tuple[Game, list[str]]:
-    """The position after `moves`, and the moves one by one (a move-list entry split).
+    """The position after `moves` (a state of its own), and the moves one by one (a
+    move-list entry split).
 
     Read through the game's `read_position` and `read_moves`, which fail only with its
     notation errors, with short messages, whatever the text (`kibitz.games.base.reading`):
-    INVALID_ARGUMENT here, never UNKNOWN."""
+    INVALID_ARGUMENT here, never UNKNOWN. A position read before is cloned, not read again
+    (replaying a line of moves checks each; a clone copies the board)."""
+    state, expanded = _read(game, position, tuple(moves))
+    return state.clone(), list(expanded)
+
+
+@functools.lru_cache(maxsize=PARSED_POSITIONS)
+def _read(game: type[Game], position: str, moves: tuple[str, ...]) -> tuple[Game, tuple[str, ...]]:
+    """`parse_position`'s reading, kept (failures are not: they raise)."""
     try:
         state = game.read_position(position)
     except ValueError as exc:
@@ -144,7 +158,7 @@ def parse_position(game: type[Game], position: str, moves: Iterable[str]) -> tup
         expanded = state.read_moves(moves)
     except ValueError as exc:
         raise invalid(f"moves: {exc}") from None
-    return state, expanded
+    return state, tuple(expanded)
 
 
 def prepare_search(

@@ -300,14 +300,16 @@ class Worker:
         return self.process.pid
 
     def _on_readable(self) -> None:
+        """One message: the loop calls again while the pipe holds more (`Connection.poll`
+        would make a selector for each message)."""
         try:
-            while self._conn.poll():
-                message = self._conn.recv()
-                self.last_heard = self._loop.time()
-                if message[0] != "alive":
-                    self._queue.put_nowait(message)
+            message = self._conn.recv()
         except (EOFError, OSError):
             self._mark_dead()
+            return
+        self.last_heard = self._loop.time()
+        if message[0] != "alive":
+            self._queue.put_nowait(message)
 
     async def _watch(self, heartbeat: float) -> None:
         """Kill the process once it has been silent for `heartbeat` seconds."""
