@@ -7,6 +7,8 @@ with `kibitz.games.connect4.solver_score`, equals the published one. Then a spre
 the same sample is solved by easyAI's Negamax and OpenSpiel's alpha-beta (`benchmarks.peers`,
 each position in a child process, one at a time after ours: never concurrently), each under
 the peer time cap, and their mean times are compared with ours on exactly those positions.
+Where `KIBITZ_BENCH_PONS` names a checkout of Pascal Pons's C++ solver (`benchmarks.pons`),
+it solves the whole sample too, under our cap, without its opening book.
 
 All work runs from `run()`; `python -m benchmarks` calls it under ``if __name__ ==
 "__main__"`` because the peers' forkserver re-imports the caller's ``__main__``.
@@ -22,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchmarks import pons
 from kibitz.engines.alphabeta import AlphaBeta
 from kibitz.engines.base import SearchContext
 from kibitz.engines.types import Limits
@@ -92,6 +95,8 @@ class SolverRun:
     name: str
     cap: float
     answers: list[Answer] = field(default_factory=list)
+    indexes: list[int] = field(default_factory=list)
+    """A peer's: the indexes in the set's sample of the positions it answered."""
 
     def solved(self) -> list[Answer]:
         return [answer for answer in self.answers if answer.score is not None]
@@ -138,8 +143,9 @@ def spread(count: int, total: int) -> list[int]:
 def solve_ours(engine: AlphaBeta, moves: str, cap: float) -> Answer:
     """Solve `moves` from an empty table; `seconds` is the wall time of `search()` alone.
 
-    `new_game()` empties the table (the native table's memset touches every page; the
-    Python table gets a fresh list of ~420k slots for 64 MB). The collection right after it,
+    `new_game()` empties the table (the native table zeroes the slots of a small search one
+    by one, or all of them in place; the Python table gets a fresh list of ~420k slots for
+    64 MB). The collection right after it,
     part of the untimed set-up, moves that list out of the young generation: otherwise the
     garbage collector's first passes over it (about 3 ms) land in the search.
     """
@@ -202,8 +208,10 @@ def run_set(
     our_cap: float,
     peer_cap: float | None,
     peers: dict[str, Callable[[str, float], object]] | None,
+    reference: pons.PonsSolver | None = None,
 ) -> SetReport:
-    """Ours on the whole sample, then each peer on its subset, one position at a time.
+    """Ours on the whole sample, then each peer on its subset, one position at a time, then
+    Pons's solver (`reference`, if given) on the whole sample under our cap.
 
     `peer_cap` None: the adaptive cap (`adaptive_peer_cap`)."""
     pairs = load(plan.name)
@@ -211,12 +219,16 @@ def run_set(
     peer_indexes = spread(plan.peers, len(positions)) if peers else []
     print(
         f"{plan.name}: kibitz on {len(positions)} of {len(pairs)} positions"
-        + (f", peers on {len(peer_indexes)}" if peers else ""),
+        + (f", peers on {len(peer_indexes)}" if peers else "")
+        + (", Pons's solver on all" if reference is not None else ""),
         flush=True,
     )
 
     engine = AlphaBeta({"Hash": HASH_MB})
-    engine.search(ConnectFour(), Limits(depth=1), SearchContext())  # allocates the table
+    # Allocates the table and fills it enough that the first new_game() zeroes all of it in
+    # place: no timed search waits for the system to map a page of it (Pons's solver zeroes
+    # its table when it is made).
+    engine.search(ConnectFour(), Limits(depth=10), SearchContext())
     ours = SolverRun("kibitz", our_cap)
     exact = 0
     for moves, expected in positions:
@@ -240,20 +252,36 @@ def run_set(
     if peer_cap is None:
         peer_cap = adaptive_peer_cap(ours, peer_indexes)
     for name, solve in (peers if peer_indexes else {}).items():
-        run = SolverRun(name, peer_cap)
-        peer_exact = 0
-        for index in peer_indexes:
-            moves, expected = positions[index]
-            answer = solve_peer(solve, moves, peer_cap)
-            run.answers.append(answer)
-            if answer.score is not None and answer.score != expected:
-                print(
-                    f"  MISMATCH {name} {plan.name} {moves} expected {expected} got {answer.score}",
-                    flush=True,
-                )
-            peer_exact += answer.score == expected
-        peer_runs.append((run, peer_exact))
+        peer_runs.append(run_peer(name, solve, peer_cap, positions, peer_indexes, plan.name))
+    if reference is not None:
+        every = list(range(len(positions)))
+        run = run_peer("Pons C++", reference.solve, our_cap, positions, every, plan.name)
+        peer_runs.append(run)
     return SetReport(plan, positions, peer_indexes, ours, exact, peer_runs)
+
+
+def run_peer(
+    name: str,
+    solve: Callable[[str, float], object],
+    cap: float,
+    positions: list[tuple[str, int]],
+    indexes: list[int],
+    set_name: str,
+) -> tuple[SolverRun, int]:
+    """A peer on the positions at `indexes`: its run and its number of exact answers."""
+    run = SolverRun(name, cap, indexes=indexes)
+    peer_exact = 0
+    for index in indexes:
+        moves, expected = positions[index]
+        answer = solve_peer(solve, moves, cap)
+        run.answers.append(answer)
+        if answer.score is not None and answer.score != expected:
+            print(
+                f"  MISMATCH {name} {set_name} {moves} expected {expected} got {answer.score}",
+                flush=True,
+            )
+        peer_exact += answer.score == expected
+    return run, peer_exact
 
 
 # -- the table ----------------------------------------------------------------------------
@@ -270,7 +298,8 @@ def _num(value: float, width: int, digits: int) -> str:
 
 
 def _seconds(value: float, width: int) -> str:
-    return f"{value:>{width}.4f}" if value < 1 else f"{value:>{width}.2f}"
+    digits = 5 if value < 0.01 else 4 if value < 1 else 2  # Pons's solver takes microseconds
+    return f"{value:>{width}.{digits}f}"
 
 
 def _ratio(report: SetReport, run: SolverRun) -> tuple[float, bool] | None:
@@ -282,7 +311,7 @@ def _ratio(report: SetReport, run: SolverRun) -> tuple[float, bool] | None:
     """
     pairs = [
         (report.ours.answers[index], answer)
-        for index, answer in zip(report.peer_indexes, run.answers, strict=True)
+        for index, answer in zip(run.indexes, run.answers, strict=True)
         if report.ours.answers[index].score is not None
     ]
     if not pairs:
@@ -299,7 +328,10 @@ def _format_ratio(ratio: tuple[float, bool] | None) -> str:
     if ratio is None:
         return "-"
     ratio, lower_bound = ratio
-    text = f"{ratio:.1f}" if ratio < 100 else f"{ratio:.0f}"
+    if ratio < 0.1:  # Pons's solver on the smallest positions
+        text = f"{ratio:.2g}"
+    else:
+        text = f"{ratio:.2f}" if ratio < 1 else f"{ratio:.1f}" if ratio < 100 else f"{ratio:.0f}"
     return f"{'>=' if lower_bound else ''}{text}"
 
 
@@ -353,12 +385,14 @@ def table(reports: Sequence[SetReport], our_cap: float, peer_cap: float | None) 
                 ratios.append((ratio, run.name))
         if ratios:
             ratio, name = min(ratios)
-            label = f"best peer: {name} (peer cap {report.peers[0][0].cap:g} s)"
+            cap = next(run.cap for run, _ in report.peers if run.name == name)
+            label = f"best peer: {name} (peer cap {cap:g} s)"
             lines.append(f"{'':13}{label:<{len(HEADER) - 22}}{_format_ratio(ratio):>9}")
     lines.append("-" * len(HEADER))
     lines += [
         "mean/max s: search time per position, unsolved positions counted as the cap.",
-        "x ours: peer mean s / kibitz mean s on the same positions (those kibitz solved);",
+        "x ours: peer mean s / kibitz mean s on the same positions (those kibitz solved;",
+        "  Pons C++: the whole sample, under our cap, without its opening book);",
         "  '>=' = the peer timed out on some, so the true ratio is at least this.",
         "nodes, nodes/s, EBF: over solved positions.",
         "EBF = nodes^(1/plies to the end of the game), averaged; cut1st = first-move cutoff",
@@ -386,6 +420,7 @@ def run(
     if peer_cap is None and quick:
         peer_cap = QUICK_PEER_CAP
     peers = _peer_solvers() if use_peers else None
+    solver = pons.solver() if use_peers else None
 
     print(f"\nConnect Four solving, test sets in {DATA}", flush=True)
     reports = []
@@ -396,9 +431,11 @@ def run(
         if peer_per_set is not None:
             plan = SetPlan(plan.name, plan.stones, plan.ours, peer_per_set)
         start = time.perf_counter()
-        report = run_set(plan, our_cap, peer_cap, peers)
+        report = run_set(plan, our_cap, peer_cap, peers, solver)
         reports.append(report)
         print(f"  done in {time.perf_counter() - start:.0f} s", flush=True)
+    if solver is not None:
+        solver.close()
     text = table(reports, our_cap, peer_cap)
     print("\n" + text, flush=True)
     return text

@@ -15,6 +15,7 @@ from kibitz.engines.alphabeta.table import (
     LOWER,
     PROVEN,
     UPPER,
+    KeptTable,
     TranspositionTable,
     entries_for_mb,
     from_tt,
@@ -103,3 +104,33 @@ def test_sizes_and_disabled_table(table) -> None:
     assert tt.probe(7) is None
     with pytest.raises(ValueError, match="entries must be >= 0"):
         table(-1)
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_clear_empties_every_slot_and_restarts_the_counters(table) -> None:
+    tt = table(1000)
+    tt.clear()  # a table nothing was stored in yet
+    # the native table empties the slots of up to 4096 stores one by one, after more all
+    for stores in (300, 4096, 4097, 9000, 10):
+        tt.new_search()
+        for key in range(stores):  # past 1000: every slot filled, most overwritten
+            tt.store(key, 1, key, EXACT, key % 7, 0)
+        assert tt.hashfull() == min(stores, 1000)
+        tt.clear()
+        assert (tt.generation, tt.probes, tt.hits, tt.hashfull()) == (0, 0, 0, 0)
+        assert all(tt.probe(key) is None for key in range(stores))
+        assert all(tt.best_move(key) is None for key in range(stores))
+    tt.store(205, 2, 9, LOWER, 3, 0)  # the cleared table is the same table, still in use
+    assert tt.probe(205)[1:5] == (2, 9, LOWER, 3)
+
+
+def test_closing_drops_a_native_table_as_it_is_and_empties_a_python_one() -> None:
+    kept = KeptTable()
+    native = kept.get(kernels.NativeTable, 1, kernels.ENTRY_BYTES)
+    native.store(3, 1, 5, EXACT, 2, 0)
+    kept.close()  # freed without the GIL: zeroing it first would be wasted
+    assert kept.table is None and native.probe(3)[1:5] == (1, 5, EXACT, 2)
+    python = kept.get(TranspositionTable, 1, ENTRY_BYTES)
+    python.store(3, 1, 5, EXACT, 2, 0)
+    kept.close()  # emptied in steps: dropped whole, it would hold the interpreter
+    assert kept.table is None and python.probe(3) is None

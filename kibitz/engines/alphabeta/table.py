@@ -91,8 +91,11 @@ class KeptTable:
 
     def close(self) -> None:
         """Let go of the table, emptied first: its `clear` frees millions of entries in
-        steps, where dropping it whole would hold the interpreter for seconds."""
-        self.clear()
+        steps, where dropping it whole would hold the interpreter for seconds. A table whose
+        class says `clear_before_drop = False` (the native one frees its block without the
+        GIL) is dropped as it is."""
+        if getattr(type(self.table), "clear_before_drop", True):
+            self.clear()
         self.table = None
 
 

@@ -14,9 +14,15 @@ cdef extern from *:
     void prefetch "__builtin_prefetch"(const void*) nogil
 
 
+cdef enum:
+    STORE_LOG = 4096  # stores whose slots `clear` empties one by one; after more, all slots
+
+
 cdef class NativeTable:
     cdef Entry* slots
     cdef size_t bytes
+    cdef size_t stored[STORE_LOG]  # the slots of the first STORE_LOG stores since a clear
+    cdef long long stores  # stores since the table was made or cleared
     cdef readonly Py_ssize_t size
     cdef public uint32_t generation
     cdef public long long probes
@@ -56,6 +62,9 @@ cdef inline void table_store(
     if table.size == 0:
         return
     cdef Entry* old = table_slot(table, key)
+    if table.stores < STORE_LOG:
+        table.stored[table.stores] = old - table.slots
+    table.stores += 1
     if old.bound != 0:
         if old.key == key:
             if move < 0:
