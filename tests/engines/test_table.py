@@ -134,3 +134,20 @@ def test_closing_drops_a_native_table_as_it_is_and_empties_a_python_one() -> Non
     python.store(3, 1, 5, EXACT, 2, 0)
     kept.close()  # emptied in steps: dropped whole, it would hold the interpreter
     assert kept.table is None and python.probe(3) is None
+
+
+def test_clear_empties_the_few_slots_filled_or_else_every_slot():
+    """A clear after a small search empties just the slots it filled (tracked), after a
+    large one the whole table; either way every slot is empty and nothing is found."""
+    table = TranspositionTable(64)
+    for key in (3, 67, 10):  # 67 replaces 3 in slot 3: two slots filled
+        table.store(key, 1, 5, EXACT, None, 0)
+    assert table.filled == [3, 10]
+    table.clear()
+    assert table.slots == [None] * 64 and table.filled == []
+    for key in range(64):  # more than a 32nd of the table: tracking stops
+        table.store(key, 1, key, EXACT, None, 0)
+    assert table.filled is None
+    table.clear()
+    assert table.slots == [None] * 64 and table.filled == []
+    assert all(table.probe(key) is None for key in range(64))

@@ -34,6 +34,11 @@ CLEAR_STEP = 1 << 14
 """Slots `clear` empties at a time. Freeing a full table's millions of entries takes
 seconds; between steps other threads get the interpreter (a server worker's heartbeat)."""
 
+TRACKED_FRACTION = 32
+"""`clear` empties one by one the slots filled since the last clear while they are at most
+this fraction of the table (a small search's few), else the whole table by slices (a Python
+loop over a slot costs about what a slice costs over 30)."""
+
 
 class Entry(NamedTuple):
     """One stored search result."""
@@ -125,7 +130,7 @@ class TranspositionTable:
     entry of an older generation, or holds an entry of depth <= the new depth.
     """
 
-    __slots__ = ("generation", "hits", "probes", "size", "slots")
+    __slots__ = ("filled", "generation", "hits", "probes", "size", "slots")
 
     def __init__(self, entries: int) -> None:
         if entries < 0:
@@ -135,14 +140,23 @@ class TranspositionTable:
         self.generation = 0
         self.probes = 0
         self.hits = 0
+        self.filled: list[int] | None = []
+        """The slots filled since the last clear, None once there are too many to track
+        (`TRACKED_FRACTION`)."""
 
     def clear(self) -> None:
-        """Empty every slot, CLEAR_STEP slots at a time (see there)."""
+        """Empty every slot: those filled since the last clear where there were few, else
+        all, CLEAR_STEP slots at a time (see there)."""
         slots, size = self.slots, self.size
-        empty: list[Entry | None] = [None] * min(CLEAR_STEP, size)
-        for start in range(0, size, CLEAR_STEP):
-            end = min(start + CLEAR_STEP, size)
-            slots[start:end] = empty if end - start == len(empty) else empty[: end - start]
+        if self.filled is not None:
+            for index in self.filled:
+                slots[index] = None
+        else:
+            empty: list[Entry | None] = [None] * min(CLEAR_STEP, size)
+            for start in range(0, size, CLEAR_STEP):
+                end = min(start + CLEAR_STEP, size)
+                slots[start:end] = empty if end - start == len(empty) else empty[: end - start]
+        self.filled = []
         self.generation = 0
         self.probes = 0
         self.hits = 0
@@ -181,6 +195,10 @@ class TranspositionTable:
                     move = old.move
             elif old.generation == self.generation and depth < old.depth:
                 return
+        elif self.filled is not None:
+            self.filled.append(index)
+            if len(self.filled) * TRACKED_FRACTION > size:
+                self.filled = None
         if score >= WIN_THRESHOLD:
             score += ply
         elif score <= -WIN_THRESHOLD:
