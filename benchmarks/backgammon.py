@@ -1,7 +1,8 @@
 """Backgammon against GNU Backgammon: how often kibitz's play is gnubg's, games against
 gnubg's weakest player and against pubeval, MCTS against expectimax at equal time, and the
-expectimax search's speed with and without Star1/Star2; and the equity the race curves
-give up in bear-offs, judged by the bear-off database (no gnubg needed). See
+expectimax search's speed with and without Star1/Star2; and, without gnubg, the equity the
+race curves give up in bear-offs, judged by the bear-off database, and 1-ply play with the
+formula and with the TD network (option Evaluation) against pubeval. See
 benchmarks/README.md, "Backgammon".
 
 Games are single games without a cube (1, 2 or 3 points), played in pairs with **common
@@ -16,6 +17,7 @@ import argparse
 import gc
 import math
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -88,6 +90,7 @@ def pubeval_player(state: Backgammon) -> Move:
 
 PLAYERS: dict[str, Callable[[], Player]] = {
     "kibitz expectimax 1-ply": lambda: expectimax(depth=1),
+    "kibitz 1-ply network": lambda: expectimax(depth=1, Evaluation="network"),
     "kibitz expectimax 2-ply": lambda: expectimax(depth=2),
     "gnubg beginner": lambda: gnubg("beginner"),
     "pubeval": lambda: pubeval_player,
@@ -456,6 +459,15 @@ def pairings(pairs: int) -> list[Pairing]:
         Pairing("kibitz expectimax 2-ply", "gnubg beginner", pairs),
         Pairing("kibitz expectimax 2-ply", "pubeval", pairs),
         Pairing("kibitz mcts 0.05 s", "kibitz expectimax 0.05 s", pairs),
+        *network_pairings(pairs)[1:],
+    ]
+
+
+def network_pairings(pairs: int) -> list[Pairing]:
+    """The formula's 1-ply player and the TD network's against pubeval (no gnubg needed)."""
+    return [
+        Pairing("kibitz expectimax 1-ply", "pubeval", pairs),
+        Pairing("kibitz 1-ply network", "pubeval", pairs),
     ]
 
 
@@ -493,15 +505,27 @@ def main(argv: list[str]) -> None:
         help="only the 2-ply search times next to gnubg's 2-ply hint (20 positions, --quick 5)",
     )
     parser.add_argument(
+        "--network",
+        action="store_true",
+        help="only expectimax 1-ply with the formula and with the TD network (option "
+        "Evaluation) against pubeval (100 pairs, --quick 2; no gnubg needed)",
+    )
+    parser.add_argument(
         "--bearoff",
         action="store_true",
         help="only the bear-off table (200 positions, --quick 20; needs the database: "
         f"{bearoff.BUILD_COMMAND})",
     )
     args = parser.parse_args(argv)
+    # the workers' numpy (the TD network's small matrices) on one thread: more only spin
+    for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(variable, "1")
     if args.bearoff:
         for line in bearoff_table(20 if args.quick else 200, seed=3):
             print(line)
+    elif args.network:
+        for line in match_table(network_pairings(2 if args.quick else 100), workers=2):
+            print(line, flush=True)
     elif args.times and gnubg_driver.available():
         for line in hint_time_table(sample_positions(5 if args.quick else 20, seed=2)):
             print(line)

@@ -3,14 +3,16 @@ and its answer.
 
 The search is in `root.py` (iterative deepening, root moves, principal variations) and
 `nodes.py` (decision and chance nodes, Star1/Star2 pruning, the table), with `kernel.py`
-where the game has a compiled kernel;
+where the game has a compiled kernel and `batched.py` where backgammon's TD network values
+the leaves (option `Evaluation`);
 docs/engines.md, "expectimax", describes the algorithm.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from kibitz.engines.alphabeta.table import ENTRY_BYTES, TranspositionTable, entries_for_mb
 from kibitz.engines.base import (
@@ -21,6 +23,7 @@ from kibitz.engines.base import (
     SearchContext,
 )
 from kibitz.engines.driver import SearchDriver, root_candidates, terminal_result
+from kibitz.engines.expectimax.batched import BatchedNodeSearch
 from kibitz.engines.expectimax.kernel import KernelNodeSearch, kernel_for
 from kibitz.engines.expectimax.nodes import NodeSearch
 from kibitz.engines.expectimax.root import RootSearch
@@ -29,6 +32,9 @@ from kibitz.games import CHANCE, Game
 from kibitz.games.backgammon.game import Backgammon
 from kibitz.games.capabilities import ExpectedReturn, MoveOrdering
 from kibitz.vocabulary import Bound
+
+if TYPE_CHECKING:
+    from kibitz.games.backgammon.network import Network
 
 DEFAULT_MAX_DEPTH = 64
 """The deepest iteration of a search without a depth limit (decisions)."""
@@ -106,15 +112,32 @@ class Expectimax(Engine):
             "off = the race curves.",
             choices=("auto", "on", "off"),
         ),
+        OptionSpec(
+            "Evaluation",
+            "combo",
+            "formula",
+            "Backgammon: the estimate at the leaves. formula = the curves fitted to GNU "
+            "Backgammon (pubeval, race counts); network = the TD-Gammon network shipped with "
+            "kibitz (kibitz/games/backgammon/data/td.npz), the bear-off database still "
+            "answering where Bearoff uses it. The network is evaluated in numpy, so with "
+            "it the search is the Python one (Kernel has no effect), each decision node "
+            "above the leaves valuing its plays in one batch: same depth, slower (run "
+            "with OPENBLAS_NUM_THREADS=1: numpy's threads only spin on such small "
+            "products).",
+            choices=("formula", "network"),
+        ),
     )
+    estimate_options: ClassVar[tuple[str, ...]] = ("Bearoff", "Evaluation")
+    """The options that change the estimate: a change empties the table, whose values
+    were found with the old one."""
 
     @classmethod
     def memory_mb(cls, options: Mapping[str, Any]) -> int:
         return int(options["Hash"])
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
-        super().__init__(options)
         self._table = TranspositionTable(0)
+        super().__init__(options)
 
     def _sized_table(self) -> TranspositionTable:
         """The table kept between searches, replaced when the Hash option changes."""
@@ -126,6 +149,12 @@ class Expectimax(Engine):
 
     def new_game(self) -> None:
         self._table.clear()
+
+    def set_options(self, options: Mapping[str, Any]) -> None:
+        before = [self.options[name] for name in self.estimate_options]
+        super().set_options(options)
+        if before != [self.options[name] for name in self.estimate_options]:
+            self._table.clear()
 
     def close(self) -> None:
         """Let go of the table, emptied first (in steps: see `TranspositionTable.clear`)."""
@@ -143,12 +172,16 @@ class Expectimax(Engine):
         if state.is_terminal():
             return terminal_result(state, driver.elapsed())
         state = with_database(state, self.options["Bearoff"])
+        network = self.options["Evaluation"] == "network"
+        state = with_network(state, shipped_network() if network else None)
         table = self._sized_table()
         table.new_search()
         switches = {"star1": self.options["Star1"], "star2": self.options["Star2"]}
-        kernel = kernel_for(type(state)) if self.options["Kernel"] else None
+        kernel = kernel_for(type(state)) if self.options["Kernel"] and not network else None
         if kernel is not None:
             nodes: NodeSearch = KernelNodeSearch(kernel, state, table, **switches)
+        elif network and isinstance(state, Backgammon):
+            nodes = BatchedNodeSearch(state, table, **switches)
         else:
             nodes = NodeSearch(state, table, **switches)
         if state.to_move() == CHANCE or not isinstance(state, MoveOrdering):
@@ -222,4 +255,22 @@ def with_database(state: Game, mode: str) -> Game:
         return state
     searched = state.clone()
     searched.bearoff = database
+    return searched
+
+
+@cache
+def shipped_network() -> Network:
+    """The TD network shipped with kibitz (`network.DEFAULT_WEIGHTS`), loaded once."""
+    from kibitz.games.backgammon.network import Network  # numpy: only where it is used
+
+    return Network.load()
+
+
+def with_network(state: Game, network: Network | None) -> Game:
+    """The position to search with `network` as the estimate (`Backgammon.network`; a copy
+    where that changes it); other games' positions as they are."""
+    if not isinstance(state, Backgammon) or state.network is network:
+        return state
+    searched = state.clone()
+    searched.network = network
     return searched

@@ -46,6 +46,10 @@ It is fast: every leaf of a search calls it (`python scripts/calibrate_backgammo
 Each side's checkers are 25 counts in gnubg's per-side convention (`board.py`): index
 i < 24 is the side's own point i + 1 counted from its home, index 24 its bar; 15 minus the
 sum are borne off. A checker on my index i is on the opponent's index 23 - i.
+
+With a TD network (`network.py`), the functions below take its outputs for the curves
+where nothing exact or the bear-off database answers (an engine's option chooses it:
+expectimax's `Evaluation`).
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ from kibitz.games.capabilities import Chances
 
 if TYPE_CHECKING:
     from kibitz.games.backgammon.bearoff import BearoffDatabase
+    from kibitz.games.backgammon.network import Network
 
 # fmt: off
 RACE_WEIGHTS = (
@@ -225,7 +230,11 @@ def _back(side: Sequence[int]) -> int:
     return -1
 
 
-def _summary(side: Sequence[int]) -> tuple[int, int, int, int, int, int, int]:
+Summary = tuple[int, int, int, int, int, int, int]
+"""`_summary`'s answer."""
+
+
+def _summary(side: Sequence[int]) -> Summary:
     """One pass over a side: (pips, rearmost index or -1, checkers left, pips to bring the
     checkers outside the home board home, how many they are, pips to bring the checkers on
     the bar or in the opponent's home board out of it, how many they are)."""
@@ -375,15 +384,41 @@ def reference_equity(on_roll: Sequence[int], other: Sequence[int]) -> float:
 
 
 def pre_roll_equity(
-    on_roll: Sequence[int], other: Sequence[int], bearoff: BearoffDatabase | None = None
+    on_roll: Sequence[int],
+    other: Sequence[int],
+    bearoff: BearoffDatabase | None = None,
+    network: Network | None = None,
 ) -> float:
     """Cubeless equity (gammons counted; within [-3, 3]) of the player on roll, before
     rolling; each side in the per-side convention of `board.py`. Exact at a finished game
     (a side with nothing left) and where every roll bears the last checkers off (at most
     two, at most 3 pips); with a `bearoff` database, where both sides are home and it holds
     them, its one-sided race chances (`BearoffDatabase.race_chances`) instead of the race
-    curves."""
-    curves = _curves(on_roll, other, bearoff)
+    curves; with a `network`, its outputs instead of the curves everywhere else."""
+    return _equity(_curves(on_roll, other, bearoff, network))
+
+
+def pre_roll_equities(
+    positions: Sequence[tuple[Sequence[int], Sequence[int]]],
+    bearoff: BearoffDatabase | None,
+    network: Network,
+) -> list[float]:
+    """`pre_roll_equity` with `network` of each position (the player on roll's side, the
+    other's), the network's outputs for all that need them in one batch (a matrix product
+    of many rows: its last bit may differ from one row's)."""
+    curves = [_known(on_roll, other, bearoff) for on_roll, other in positions]
+    pending = [index for index, known in enumerate(curves) if known is None]
+    if pending:
+        rows = network.outputs(
+            [positions[index][0] for index in pending], [positions[index][1] for index in pending]
+        )
+        for index, row in zip(pending, rows, strict=True):
+            curves[index] = _outputs(row)
+    return [_equity(known) for known in curves]  # type: ignore[arg-type]
+
+
+def _equity(curves: float | tuple[float, float, float, float, float]) -> float:
+    """The equity of `_curves`'s answer."""
     if isinstance(curves, float):
         return curves
     win, gammon, backgammon, lose_gammon, lose_backgammon = curves
@@ -395,14 +430,23 @@ def pre_roll_equity(
     return equity
 
 
+def _outputs(row: Sequence[float]) -> tuple[float, float, float, float, float]:
+    """A row of the network's outputs as `_curves` gives them."""
+    win, gammon, backgammon, lose_gammon, lose_backgammon = (float(value) for value in row)
+    return win, gammon, backgammon, lose_gammon, lose_backgammon
+
+
 def pre_roll_chances(
-    on_roll: Sequence[int], other: Sequence[int], bearoff: BearoffDatabase | None = None
+    on_roll: Sequence[int],
+    other: Sequence[int],
+    bearoff: BearoffDatabase | None = None,
+    network: Network | None = None,
 ) -> Chances:
     """The chances behind `pre_roll_equity`, for the player on roll: its win curve and
     gammon and backgammon curves, made consistent (a gammon curve above the win chance is
     cut to it, a backgammon curve to the gammon chance; `pre_roll_equity` adds the curves
     uncut, which differs only where a curve overshoots). Exact where the equity is."""
-    curves = _curves(on_roll, other, bearoff)
+    curves = _curves(on_roll, other, bearoff, network)
     if isinstance(curves, float):  # decided: the points won (or lost, negative)
         points = abs(curves)
         decided = Chances(1.0, float(points >= 2), float(points >= 3))
@@ -416,14 +460,36 @@ def pre_roll_chances(
 
 
 def _curves(
-    on_roll: Sequence[int], other: Sequence[int], bearoff: BearoffDatabase | None
+    on_roll: Sequence[int],
+    other: Sequence[int],
+    bearoff: BearoffDatabase | None,
+    network: Network | None = None,
 ) -> float | tuple[float, float, float, float, float]:
     """The estimate's curves for the player on roll: (win, gammon or better, backgammon,
     the other's gammon or better, the other's backgammon), each a logistic (or where both
-    sides are home and the `bearoff` database holds them, its chances); or, where the
-    game is decided, its points for the player on roll (a float)."""
-    mine, my_back, my_left, my_out, my_out_n, my_zone, my_zone_n = _summary(on_roll)
-    theirs, their_back, their_left, their_out, their_out_n, zone, zone_n = _summary(other)
+    sides are home and the `bearoff` database holds them, its chances; elsewhere, with a
+    `network`, its outputs); or, where the game is decided, its points for the player on
+    roll (a float)."""
+    mine_summary, their_summary = _summary(on_roll), _summary(other)
+    known = _known(on_roll, other, bearoff, mine_summary, their_summary)
+    if known is not None:
+        return known
+    if network is not None:
+        return _outputs(network.outputs([on_roll], [other])[0])
+    return _formula(on_roll, other, mine_summary, their_summary)
+
+
+def _known(
+    on_roll: Sequence[int],
+    other: Sequence[int],
+    bearoff: BearoffDatabase | None,
+    mine_summary: Summary | None = None,
+    their_summary: Summary | None = None,
+) -> float | tuple[float, float, float, float, float] | None:
+    """`_curves`'s answer where no estimate is needed: the game decided or decided by the
+    next roll (points, a float), or the `bearoff` database's chances; else None."""
+    mine, _, my_left, _, my_out_n, _, _ = mine_summary or _summary(on_roll)
+    _, _, their_left, _, their_out_n, _, _ = their_summary or _summary(other)
     if not my_left or not their_left:
         return _result(on_roll, other)
     if mine <= 3 and my_left <= 2:  # every roll bears the last checkers off
@@ -433,6 +499,15 @@ def _curves(
         if chances is not None:  # no backgammon once the loser is home
             win, win_gammon, lose_gammon = chances
             return win, win_gammon, 0.0, lose_gammon, 0.0
+    return None
+
+
+def _formula(
+    on_roll: Sequence[int], other: Sequence[int], mine_summary: Summary, their_summary: Summary
+) -> tuple[float, float, float, float, float]:
+    """The curves of a position no exact value or database answers."""
+    mine, my_back, my_left, my_out, my_out_n, my_zone, my_zone_n = mine_summary
+    theirs, their_back, their_left, their_out, their_out_n, zone, zone_n = their_summary
     spread = math.sqrt(2 * (mine + theirs))
     lead = theirs - mine
     exp = math.exp

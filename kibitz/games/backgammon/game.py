@@ -33,7 +33,11 @@ from kibitz.games.backgammon.board import (
     random_play,
     start_side,
 )
-from kibitz.games.backgammon.evaluation import pre_roll_chances, pre_roll_equity
+from kibitz.games.backgammon.evaluation import (
+    pre_roll_chances,
+    pre_roll_equities,
+    pre_roll_equity,
+)
 from kibitz.games.base import CHANCE, Game, IllegalMoveError, Move, NotationError, quoted
 from kibitz.games.capabilities import (
     Chances,
@@ -47,6 +51,7 @@ from kibitz.games.presentation import POINTS, Diagram, Gauge, Place
 
 if TYPE_CHECKING:
     from kibitz.games.backgammon.bearoff import BearoffDatabase
+    from kibitz.games.backgammon.network import Network
 
 Roll = tuple[int, int]
 ROLLS: tuple[Roll, ...] = tuple(
@@ -94,6 +99,9 @@ class Backgammon(Game, HashKey, ExpectedReturn, OutcomeChances, Playout, Present
         self.bearoff: BearoffDatabase | None = None
         """The bear-off database the estimate uses where both sides are home (None: the
         race curves everywhere; an engine option sets it on the position it searches)."""
+        self.network: Network | None = None
+        """The TD network the estimate uses instead of its curves (where neither the game's
+        end nor `bearoff` answers; None: the curves; an engine option sets it too)."""
 
     # -- notation -----------------------------------------------------------------------------
 
@@ -242,6 +250,7 @@ class Backgammon(Game, HashKey, ExpectedReturn, OutcomeChances, Playout, Present
         copy._plays = None
         copy._history = [(a[:], b[:], c, d) for a, b, c, d in self._history]
         copy.bearoff = self.bearoff
+        copy.network = self.network
         return copy
 
     def render(self) -> str:
@@ -331,17 +340,44 @@ class Backgammon(Game, HashKey, ExpectedReturn, OutcomeChances, Playout, Present
 
     def expected_return(self, player: int) -> float:
         """The pre-roll estimate for the player on roll (at a decision node too: the roll
-        in hand is not looked at; with `bearoff`'s race chances where both are home),
-        negated for the other player."""
+        in hand is not looked at; with `bearoff`'s race chances where both are home, and
+        `network`'s outputs elsewhere where it is set), negated for the other player."""
         on_roll = self.on_roll
-        value = pre_roll_equity(self.sides[on_roll], self.sides[1 - on_roll], self.bearoff)
+        value = pre_roll_equity(
+            self.sides[on_roll], self.sides[1 - on_roll], self.bearoff, self.network
+        )
         return value if player == on_roll else -value
+
+    def values_after(self, moves: list[Move]) -> tuple[list[float], list[bool]]:
+        """Player 0's value after each of `moves` (plays of the roll in hand; `network`
+        set): the returns where the play ends the game, else `expected_return(0)` there,
+        the network's outputs for all of them in one batch (`evaluation.pre_roll_equities`);
+        and for each, whether it is an estimate (the game not over)."""
+        assert self.network is not None and self.dice is not None
+        mover = self.on_roll
+        positions = []
+        for move in moves:
+            mine, theirs = self.sides[mover][:], self.sides[1 - mover][:]
+            apply_play(mine, theirs, move)  # type: ignore[arg-type]
+            positions.append((theirs, mine))  # the other on roll, or the game over
+        equities = pre_roll_equities(positions, self.bearoff, self.network)
+        values, estimates = [], []
+        for (theirs, mine), equity in zip(positions, equities, strict=True):
+            if not sum(mine):
+                values.append(final_returns([mine, theirs] if mover == 0 else [theirs, mine])[0])
+                estimates.append(False)
+            else:  # the other player is on roll: its equity, player 0's view
+                values.append(equity if mover == 1 else -equity)
+                estimates.append(True)
+        return values, estimates
 
     def outcome_chances(self, player: int) -> Chances:
         """The pre-roll estimate's chances (`evaluation.pre_roll_chances`) of the player on
         roll, seen by `player`; exact at the end of the game."""
         on_roll = self.on_roll
-        chances = pre_roll_chances(self.sides[on_roll], self.sides[1 - on_roll], self.bearoff)
+        chances = pre_roll_chances(
+            self.sides[on_roll], self.sides[1 - on_roll], self.bearoff, self.network
+        )
         return chances if player == on_roll else chances.flipped()
 
     def playout(
