@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from backgammon_positions import TAKE_ONE_OFF, side
 
 from kibitz.engines.base import OptionUnavailable, SearchContext
 from kibitz.engines.expectimax import Expectimax
@@ -24,21 +25,6 @@ kernel = pytest.importorskip("kibitz.games.backgammon._kernel")
 
 SMALL = 4
 """Checkers a side of the test's database."""
-
-
-def side(points: dict[int, int]) -> list[int]:
-    """A side from {point (1-24, its own numbering): checkers}."""
-    checkers = [0] * 25
-    for point, count in points.items():
-        checkers[point - 1] = count
-    return checkers
-
-
-TAKE_ONE_OFF = f"{encode_position_id(side({6: 1, 4: 2}), side({3: 1, 2: 1, 1: 2}))}:52"
-"""5-2 with checkers on the 6- and 4-points against four checkers that need two rolls
-(bar doubles of 2-2 or more): 6/4/off leaves two checkers on the 4-point, off in one roll
-with 11 rolls of 36; the race curves' 6/1 4/2 (fewer pips, no gaps) leaves three checkers,
-off in one roll with 5 (2-2 and higher doubles)."""
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from backgammon_positions import TAKE_ONE_OFF, side
 
 from kibitz.engines.alphabeta.table import TranspositionTable
 from kibitz.engines.base import OptionError, SearchContext
@@ -25,16 +26,6 @@ from kibitz.games.backgammon.notation import encode_position_id
 OPENING_31 = "4HPwATDgc/ABMA:31"
 
 
-def side(points: dict[int, int]) -> list[int]:
-    """A side from {point (1-24, its own numbering): checkers}."""
-    checkers = [0] * 25
-    for point, count in points.items():
-        checkers[point - 1] = count
-    return checkers
-
-
-TAKE_ONE_OFF = f"{encode_position_id(side({6: 1, 4: 2}), side({3: 1, 2: 1, 1: 2}))}:52"
-"""tests/engines/test_expectimax_bearoff.py's: the database plays 6/off, the curves 6/1 4/2."""
 CONTACT = f"{encode_position_id(side({6: 2, 5: 2, 20: 1}), side({6: 3, 4: 2, 22: 1}))}:21"
 """A small position in contact (9 plays; a 2-ply search of about 1,200 nodes)."""
 

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
+from backgammon_positions import side
 
 from kibitz.games import CHANCE, IllegalMoveError, NotationError
 from kibitz.games.backgammon import Backgammon
@@ -30,15 +31,6 @@ OPENING_COUNTS = {
 }  # fmt: skip
 
 SPELLINGS = COUNTS.parent / "gnubg_plays.txt"
-
-
-def side(points: dict[int, int], bar: int = 0) -> list[int]:
-    """A side from {point (1-24, its own numbering): checkers}."""
-    checkers = [0] * 25
-    for point, count in points.items():
-        checkers[point - 1] = count
-    checkers[BAR] = bar
-    return checkers
 
 
 def game(on_roll: list[int], other: list[int], dice: str = "") -> Backgammon:

@@ -9,9 +9,10 @@ import math
 import random
 
 import pytest
+from backgammon_positions import side
 
 from kibitz.games.backgammon import evaluation
-from kibitz.games.backgammon.board import BAR, apply_play, plays, start_side
+from kibitz.games.backgammon.board import apply_play, plays, start_side
 from kibitz.games.backgammon.evaluation import (
     CONTACT_WEIGHTS,
     RACE_WEIGHTS,
@@ -26,15 +27,6 @@ from kibitz.games.backgammon.evaluation import (
     reference_equity,
     win_logit,
 )
-
-
-def side(points: dict[int, int], bar: int = 0) -> list[int]:
-    """A side from {point (1-24, its own numbering): checkers}."""
-    checkers = [0] * 25
-    for point, count in points.items():
-        checkers[point - 1] = count
-    checkers[BAR] = bar
-    return checkers
 
 
 def random_positions(games: int, seed: int) -> list[tuple[list[int], list[int]]]:

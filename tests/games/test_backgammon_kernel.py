@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
+from backgammon_positions import side
 
 from kibitz.games.backgammon import Backgammon, evaluation
 from kibitz.games.backgammon.board import BAR, apply_play, plays, random_play, start_side
@@ -19,15 +20,6 @@ from kibitz.games.backgammon.notation import encode_position_id
 kernel = pytest.importorskip("kibitz.games.backgammon._kernel")
 
 COUNTS = Path(__file__).resolve().parent.parent / "data" / "backgammon" / "play_counts.txt"
-
-
-def side(points: dict[int, int], bar: int = 0) -> list[int]:
-    """A side from {point (1-24, its own numbering): checkers}."""
-    checkers = [0] * 25
-    for point, count in points.items():
-        checkers[point - 1] = count
-    checkers[BAR] = bar
-    return checkers
 
 
 def random_positions(games: int, seed: int) -> list[tuple[list[int], list[int]]]:

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from backgammon_positions import side
 
 from benchmarks.backgammon import play_game as benchmark_game
 from benchmarks.backgammon import pubeval_player
 from kibitz.games.backgammon import training
-from kibitz.games.backgammon.board import BAR, start_side
+from kibitz.games.backgammon.board import start_side
 from kibitz.games.backgammon.network import (
     DEFAULT_WEIGHTS,
     INPUTS,
@@ -29,15 +30,6 @@ from kibitz.games.backgammon.network import (
 from kibitz.games.capabilities import Chances
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-
-
-def side(points: dict[int, int], bar: int = 0) -> list[int]:
-    """A side from {point (1-24, its own numbering): checkers}."""
-    checkers = [0] * 25
-    for point, count in points.items():
-        checkers[point - 1] = count
-    checkers[BAR] = bar
-    return checkers
 
 
 def inputs(on_roll: list[int], other: list[int]) -> np.ndarray:

@@ -7,23 +7,12 @@ from __future__ import annotations
 
 import grpc
 import pytest
+from backgammon_positions import TAKE_ONE_OFF
 from servers import ServerProcess
 
 from kibitz.clients import Client, KibitzError
 from kibitz.games.backgammon import bearoff
 from kibitz.games.backgammon.bearoff import BearoffDatabase
-from kibitz.games.backgammon.notation import encode_position_id
-
-
-def side(points: dict[int, int]) -> list[int]:
-    checkers = [0] * 25
-    for point, count in points.items():
-        checkers[point - 1] = count
-    return checkers
-
-
-TAKE_ONE_OFF = f"{encode_position_id(side({6: 1, 4: 2}), side({3: 1, 2: 1, 1: 2}))}:52"
-"""tests/engines/test_expectimax_bearoff.py's: the database plays 6/off, the curves 6/1 4/2."""
 
 
 @pytest.fixture
