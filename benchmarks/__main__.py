@@ -153,6 +153,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "(default 50, --quick 2)",
     )
     parser.add_argument(
+        "--chess-ladder",
+        type=lambda text: tuple(argtypes.positive_int(elo) for elo in text.split(",")),
+        metavar="ELO,...",
+        help="Stockfish's UCI_Elo rungs, one chess match each, with kibitz's rating fitted "
+        "over all of them (default 1350,1600,1800,2000,2200, --quick 1350,1600)",
+    )
+    parser.add_argument(
         "--backgammon-pairs",
         type=argtypes.positive_int,
         metavar="N",
@@ -186,7 +193,7 @@ def main(argv: list[str]) -> None:
     if not args.no_chess:
         from benchmarks import chess
 
-        chess.run(quick=args.quick, pairs=args.chess_pairs)
+        chess.run(quick=args.quick, pairs=args.chess_pairs, ladder=args.chess_ladder)
         print()
     if not args.no_puzzles:
         from benchmarks import puzzles

@@ -1,5 +1,6 @@
 """Chess next to its peers: nodes per second beside Sunfish, matches against Sunfish and a
-strength-limited Stockfish, and the Win At Chess tactics (benchmarks/README.md, "Chess").
+Stockfish ladder (its `UCI_Elo` rungs, with kibitz's rating fitted over all of them), and the
+Win At Chess tactics (benchmarks/README.md, "Chess").
 
 kibitz plays in this process (`AlphaBeta` on the compiled board, one engine a game, so its
 table lives on between moves as in a session); the peers are UCI processes driven by
@@ -10,11 +11,12 @@ the clocks are wall time measured here, and a side whose clock runs out loses.
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import shutil
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +33,11 @@ from kibitz.match import stats
 DATA = Path(__file__).parent / "data"
 MAX_PLIES = 400
 """A game still running after this many plies is scored a draw."""
+LADDER = (1350, 1600, 1800, 2000, 2200)
+"""Stockfish's `UCI_Elo` rungs of the ladder (issue 37)."""
+LIKELIHOOD_DROP = 1.920729410347062
+"""Half the 95% quantile of chi-squared with one degree of freedom: the log-likelihood's fall
+from its maximum at the ends of a 95% likelihood-ratio interval."""
 
 
 def sunfish_command() -> list[str]:
@@ -89,20 +96,35 @@ class UciPlayer:
         self.engine.quit()
 
 
-def make_opponent(name: str) -> UciPlayer:
-    if name == "sunfish":
-        return UciPlayer("sunfish", sunfish_command())
+def stockfish_elo_range() -> tuple[int, int]:
+    """The lowest and highest `UCI_Elo` of the installed Stockfish."""
     command = stockfish_command()
     if command is None:
         raise RuntimeError("stockfish is missing: bash scripts/peers.sh installs it")
     probe = chess.engine.SimpleEngine.popen_uci(command)
-    lowest = probe.options["UCI_Elo"].min
+    option = probe.options["UCI_Elo"]
     probe.quit()
-    return UciPlayer(
-        f"stockfish UCI_Elo {lowest}",
-        command,
-        {"UCI_LimitStrength": True, "UCI_Elo": lowest, "Threads": 1, "Hash": 16},
-    )
+    return option.min, option.max
+
+
+def make_opponent(name: str, elo: int | None = None) -> UciPlayer:
+    """Sunfish, or Stockfish limited to `UCI_Elo` `elo` (default: its lowest)."""
+    if name == "sunfish":
+        return UciPlayer("sunfish", sunfish_command())
+    lowest, highest = stockfish_elo_range()
+    elo = lowest if elo is None else elo
+    if not lowest <= elo <= highest:
+        raise ValueError(f"stockfish's UCI_Elo goes from {lowest} to {highest}, not {elo}")
+    # Move Overhead 100 ms (default 10): the referee's clock includes the pipe's round trip,
+    # which Stockfish does not see; with 10 ms it lost most games at 1600 on time here.
+    options = {
+        "UCI_LimitStrength": True,
+        "UCI_Elo": elo,
+        "Threads": 1,
+        "Hash": 16,
+        "Move Overhead": 100,
+    }
+    return UciPlayer(f"stockfish UCI_Elo {elo}", stockfish_command(), options)
 
 
 # -- games -----------------------------------------------------------------------------------
@@ -148,11 +170,11 @@ def play_game(white, black, opening: list[str], base: float, increment: float) -
         board.push(move)
 
 
-def _play_pair(task: tuple[str, list[str], float, float]) -> list[tuple[float, str]]:
+def _play_pair(task: tuple[str, int | None, list[str], float, float]) -> list[tuple[float, str]]:
     """Both colours of one opening: kibitz's scores and the endings."""
-    opponent_name, opening, base, increment = task
+    opponent_name, elo, opening, base, increment = task
     kibitz = KibitzPlayer()
-    opponent = make_opponent(opponent_name)
+    opponent = make_opponent(opponent_name, elo)
     try:
         first, how = play_game(kibitz, opponent, opening, base, increment)
         second, how2 = play_game(opponent, kibitz, opening, base, increment)
@@ -168,6 +190,10 @@ class MatchResult:
     draws: int
     losses: int
     endings: dict[str, int]
+    rating: int | None = None
+    """The opponent's nominal rating (Stockfish's `UCI_Elo`), None for Sunfish."""
+    wall: float = 0.0
+    """Seconds the match took (its games two or more at a time)."""
 
     @property
     def games(self) -> int:
@@ -184,17 +210,23 @@ class MatchResult:
         return estimate.elo, estimate.elo_low, estimate.elo_high
 
 
-def match(opponent: str, pairs: int, base: float, increment: float, workers: int) -> MatchResult:
+def match(
+    opponent: str, pairs: int, base: float, increment: float, workers: int, elo: int | None = None
+) -> MatchResult:
+    """`pairs` openings played twice, colours swapped, against `opponent` (at `UCI_Elo` `elo`
+    for Stockfish)."""
     lines = openings()
-    tasks = [(opponent, lines[index % len(lines)], base, increment) for index in range(pairs)]
+    tasks = [(opponent, elo, lines[i % len(lines)], base, increment) for i in range(pairs)]
     scores: list[tuple[float, str]] = []
+    start = time.perf_counter()
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
         for pair in pool.imap_unordered(_play_pair, tasks):
             scores.extend(pair)
     endings: dict[str, int] = {}
     for _, how in scores:
         endings[how] = endings.get(how, 0) + 1
-    probe = make_opponent(opponent)
+    wall = time.perf_counter() - start
+    probe = make_opponent(opponent, elo)
     probe.close()
     return MatchResult(
         opponent=probe.name,
@@ -202,7 +234,144 @@ def match(opponent: str, pairs: int, base: float, increment: float, workers: int
         draws=sum(1 for score, _ in scores if score == 0.5),
         losses=sum(1 for score, _ in scores if score == 0.0),
         endings=endings,
+        rating=elo,
+        wall=wall,
     )
+
+
+# -- the ladder's fit ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatingFit:
+    """kibitz's rating fitted over games against rated opponents, with its 95% interval;
+    +-inf where the games leave it open (every game won or every game lost)."""
+
+    rating: float
+    low: float
+    high: float
+    games: int
+
+
+def _softplus(x: float) -> float:
+    """log(1 + e^x) without overflow."""
+    return max(x, 0.0) + math.log1p(math.exp(-abs(x)))
+
+
+def _beyond(f: Callable[[float], float], x: float, step: float) -> float:
+    """The first of x, x + step, x + 3 step, x + 7 step, ... where f is negative."""
+    while f(x) >= 0:
+        x += step
+        step *= 2
+    return x
+
+
+def _root(f: Callable[[float], float], a: float, b: float) -> float:
+    """A root of f between a and b, where f's signs differ (bisection to machine precision)."""
+    a_negative = f(a) < 0
+    for _ in range(200):
+        middle = (a + b) / 2
+        if middle in (a, b):
+            break
+        if (f(middle) < 0) == a_negative:
+            a = middle
+        else:
+            b = middle
+    return (a + b) / 2
+
+
+def fit_rating(games: Sequence[tuple[float, float]], drop: float = LIKELIHOOD_DROP) -> RatingFit:
+    """The maximum-likelihood rating under the logistic Elo model from (opponent's rating,
+    score) per game, a draw scoring 1/2, with the interval where the log-likelihood is within
+    `drop` of its maximum (1.92: 95%, a likelihood-ratio interval). Every game won puts the
+    rating at +inf and the interval's top end open (+inf); every game lost, the reverse."""
+    if not games:
+        raise ValueError("no games to fit a rating to")
+    groups: dict[float, list[float]] = {}
+    for rating, score in games:
+        if not 0 <= score <= 1:
+            raise ValueError(f"a game's score is 0, 1/2 or 1, not {score}")
+        group = groups.setdefault(float(rating), [0, 0.0])
+        group[0] += 1
+        group[1] += score
+    total = sum(score for _, score in games)
+    centre = sum(rating for rating, _ in games) / len(games)
+
+    def log_likelihood(rating: float) -> float:
+        value = 0.0
+        for opponent, (count, score) in groups.items():
+            x = (rating - opponent) * math.log(10) / 400  # log odds of a win
+            value -= score * _softplus(-x) + (count - score) * _softplus(x)
+        return value
+
+    def excess(rating: float) -> float:
+        """Expected score minus the actual one, rising with the rating."""
+        expected = sum(n * stats.elo_to_score(rating - r) for r, (n, _) in groups.items())
+        return expected - total
+
+    if total == 0:
+        best, peak = -math.inf, 0.0
+    elif total == len(games):
+        best, peak = math.inf, 0.0
+    else:
+        below = _beyond(excess, centre, -100)
+        best = _root(excess, below, _beyond(lambda r: -excess(r), centre, 100))
+        peak = log_likelihood(best)
+
+    def inside(rating: float) -> float:
+        return log_likelihood(rating) - (peak - drop)
+
+    def outside(rating: float) -> float:
+        return -inside(rating)
+
+    low, high = -math.inf, math.inf
+    if total > 0:  # a point scored: the likelihood falls away below
+        top = best if math.isfinite(best) else _beyond(outside, centre, 100)
+        low = _root(inside, _beyond(inside, top, -100), top)
+    if total < len(games):  # a point dropped: the likelihood falls away above
+        bottom = best if math.isfinite(best) else _beyond(outside, centre, -100)
+        high = _root(inside, bottom, _beyond(inside, bottom, 100))
+    return RatingFit(rating=best, low=low, high=high, games=len(games))
+
+
+def ladder_games(results: Iterable[MatchResult]) -> list[tuple[float, float]]:
+    """(rung's rating, kibitz's score) for every game of the rated matches."""
+    games: list[tuple[float, float]] = []
+    for result in results:
+        if result.rating is not None:
+            games += [(result.rating, 1.0)] * result.wins + [(result.rating, 0.5)] * result.draws
+            games += [(result.rating, 0.0)] * result.losses
+    return games
+
+
+def _bound(value: float) -> str:
+    return f"{value:.0f}" if math.isfinite(value) else "open"
+
+
+def ladder_table(results: Sequence[MatchResult], base: float, increment: float) -> str:
+    """The rungs (games, W-D-L, score, Elo difference with its 95% interval, the rating that
+    difference puts kibitz at) and, last, kibitz's rating fitted over every rung's games."""
+    rows = [
+        f"{'Stockfish UCI_Elo':<19}{'games':>6}{'W-D-L':>12}{'score':>8}{'Elo':>7}"
+        f"{'95% interval':>18}{'rating':>8}   ({base:g}+{increment:g})"
+    ]
+    for result in results:
+        value, low, high = result.elo_interval()
+        rows.append(
+            f"{result.rating:<19}{result.games:>6}"
+            f"{f'{result.wins}-{result.draws}-{result.losses}':>12}{result.score:>8.3f}"
+            f"{value:>+7.0f}{low:>+9.0f} to {high:<+6.0f}{result.rating + value:>8.0f}"
+        )
+    fit = fit_rating(ladder_games(results))
+    if math.isfinite(fit.rating):
+        rating = f"{fit.rating:.0f}"
+    else:
+        rating = f"{'above' if fit.rating > 0 else 'below'} every rung, open-ended"
+    rows.append(
+        f"kibitz's rating over the ladder: {rating} (95% interval {_bound(fit.low)} to "
+        f"{_bound(fit.high)}; {fit.games} games, maximum likelihood)"
+    )
+    return "\n".join(rows)
 
 
 # -- nodes per second ------------------------------------------------------------------------
@@ -313,17 +482,30 @@ def match_table(results: Iterable[MatchResult], base: float, increment: float) -
             f"{result.losses:>5}{result.score:>8.3f}{value:>+7.0f}{low:>+9.0f} to {high:<+6.0f}"
         )
         endings = ", ".join(f"{how} {count}" for how, count in sorted(result.endings.items()))
-        rows.append(f"{'':<28}endings: {endings}")
+        rows.append(f"{'':<28}endings: {endings}; {result.wall:.0f} s")
     return "\n".join(rows)
 
 
 def run(
     quick: bool = False,
     pairs: int | None = None,
-    opponents: tuple[str, ...] = ("sunfish", "stockfish"),
+    ladder: Sequence[int] | None = None,
     workers: int = 2,
     report: Callable[[str], None] = print,
 ) -> None:
+    """Nodes per second, tactics, the matches (Sunfish's, then one a rung of Stockfish's
+    `ladder`: default LADDER, its first two rungs when `quick`, none when it is empty) and the
+    ladder with kibitz's rating."""
+    if ladder is None:
+        ladder = LADDER[:2] if quick else LADDER
+    if ladder and stockfish_command() is None:
+        report("stockfish is missing (bash scripts/peers.sh installs it): the ladder skipped")
+        ladder = []
+    if ladder:
+        lowest, highest = stockfish_elo_range()
+        if refused := [elo for elo in ladder if not lowest <= elo <= highest]:
+            report(f"stockfish's UCI_Elo goes from {lowest} to {highest}: rungs {refused} skipped")
+            ladder = [elo for elo in ladder if lowest <= elo <= highest]
     seconds = 0.5 if quick else 3.0
     report(nps_table(seconds))
     report("")
@@ -331,12 +513,13 @@ def run(
     report("")
     pairs = pairs or (2 if quick else 50)
     base, increment = 10.0, 0.1
-    results = []
-    for opponent in opponents:
-        if opponent == "stockfish" and stockfish_command() is None:
-            report("stockfish is missing (bash scripts/peers.sh installs it): its match skipped")
-            continue
-        results.append(match(opponent, pairs, base, increment, workers))
+    results = [match("sunfish", pairs, base, increment, workers)]
+    report(match_table(results, base, increment))
+    for elo in ladder:
+        results.append(match("stockfish", pairs, base, increment, workers, elo))
         report(match_table(results[-1:], base, increment))
     report("")
     report(match_table(results, base, increment))
+    if ladder:
+        report("")
+        report(ladder_table(results[1:], base, increment))
