@@ -11,12 +11,13 @@ and `check_translation()` verifies it on a game each run.
 
 from __future__ import annotations
 
+import argparse
 import math
 import multiprocessing
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from kibitz.engines import ENGINES, Limits, SearchContext
@@ -41,11 +42,17 @@ def _openspiel_game(name: str, parameters: dict):
 
 
 def kibitz_rate(
-    game: str, position: str, simulations: int, rave: str = "auto", kernel: bool = True
+    game: str,
+    position: str,
+    simulations: int,
+    rave: str = "auto",
+    kernel: bool = True,
+    patterns: bool = True,
 ) -> float:
     """Simulations per second of one `mcts` search from `position` (a fresh tree); `kernel`
-    off: the pure-Python search (the compiled walk's reference)."""
-    engine = ENGINES["mcts"]({"RAVE": rave, "Kernel": kernel})
+    off: the pure-Python search (the compiled walk's reference); `patterns` off: uniformly
+    random playouts."""
+    engine = ENGINES["mcts"]({"RAVE": rave, "Kernel": kernel, "Patterns": patterns})
     state = GAMES[game].from_position(position)
     start = time.perf_counter()
     result = engine.search(state, Limits(nodes=simulations), SearchContext())
@@ -101,6 +108,10 @@ def rate_table(rounds: int, quick: bool) -> list[str]:
                 int(60_000 * scale),
                 lambda n, g=game, p=position: kibitz_rate(g, p, n, "off"),
             )
+            runs["kibitz mcts, Patterns off"] = (  # the fill-at-once playouts
+                int(20_000 * scale),
+                lambda n, g=game, p=position: kibitz_rate(g, p, n, patterns=False),
+            )
         runs["kibitz mcts, Kernel off"] = (  # the Python search, playouts included
             int((20_000 if hexes else 60_000) * scale),
             lambda n, g=game, p=position: kibitz_rate(g, p, n, kernel=False),
@@ -150,6 +161,8 @@ class Pairing:
     games: int
     playouts: int = 0
     movetime: float = 0.0
+    options: tuple[tuple[str, bool], ...] = ()
+    """kibitz mcts's options besides its defaults (the benchmark's Seed aside)."""
 
 
 class _OpenSpielPlayer:
@@ -193,7 +206,7 @@ def play_game(pairing: Pairing, index: int) -> float:
     """Game `index` of a pairing: kibitz mcts's return (+1, 0, -1). Each pair of games
     starts from the same random first move, kibitz playing first in the even one."""
     state = GAMES[pairing.game].from_position(pairing.position)
-    ours = ENGINES["mcts"]({"Seed": index + 1})
+    ours = ENGINES["mcts"]({"Seed": index + 1, **dict(pairing.options)})
     ours_side = index % 2
     opening = random.Random(f"{pairing.title}/{index // 2}").choice(state.legal_moves())
     size = int(pairing.position) if pairing.game == "hex" else None
@@ -235,12 +248,13 @@ def score_interval(results: list[float]) -> tuple[float, float, float]:
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
-def match_table(pairings: list[Pairing], workers: int) -> list[str]:
-    lines = [
+def match_table(pairings: list[Pairing], workers: int) -> Iterator[str]:
+    """The table's lines, each pairing's as soon as its games are over."""
+    yield (
         "Matches: kibitz mcts (defaults, Seed = game number) against each opponent, colours "
-        "alternating, each pair of games from the same random first move",
-        f"{'pairing':<50}{'games':>6}{'W':>5}{'D':>4}{'L':>5}{'score':>8}{'95% interval':>16}",
-    ]
+        "alternating, each pair of games from the same random first move"
+    )
+    yield f"{'pairing':<50}{'games':>6}{'W':>5}{'D':>4}{'L':>5}{'score':>8}{'95% interval':>16}"
     context = multiprocessing.get_context("forkserver")
     with context.Pool(workers) as pool:
         for pairing in pairings:
@@ -248,11 +262,25 @@ def match_table(pairings: list[Pairing], workers: int) -> list[str]:
             wins = sum(result > 0 for result in results)
             draws = sum(result == 0 for result in results)
             mean, low, high = score_interval(results)
-            lines.append(
+            yield (
                 f"{pairing.title:<50}{len(results):>6}{wins:>5}{draws:>4}"
                 f"{len(results) - wins - draws:>5}{mean:>8.1%}{f'{low:.1%}-{high:.1%}':>16}"
             )
-    return lines
+
+
+def alphabeta_pairings(games: int) -> list[Pairing]:
+    """kibitz mcts against kibitz alphabeta at equal time on Hex, with its playouts'
+    patterns (the default) and without (uniformly random playouts, as before them)."""
+    return [
+        Pairing("vs kibitz alphabeta, 0.1 s/move, Hex 7x7", "hex", "7", "alphabeta", games,
+                movetime=0.1),
+        Pairing("vs kibitz alphabeta, 0.2 s/move, Hex 11x11", "hex", "11", "alphabeta", games,
+                movetime=0.2),
+        Pairing("vs alphabeta, 0.1 s/move, Hex 7x7, Patterns off", "hex", "7", "alphabeta",
+                games, movetime=0.1, options=(("Patterns", False),)),
+        Pairing("vs alphabeta, 0.2 s/move, Hex 11x11, Patterns off", "hex", "11", "alphabeta",
+                games, movetime=0.2, options=(("Patterns", False),)),
+    ]  # fmt: skip
 
 
 def pairings(games: int, playouts: int) -> list[Pairing]:
@@ -265,10 +293,7 @@ def pairings(games: int, playouts: int) -> list[Pairing]:
             f"vs OpenSpiel C++ MCTS, {playouts} playouts/move, Connect Four",
             "connect4", "", "openspiel", games, playouts=playouts,
         ),
-        Pairing("vs kibitz alphabeta, 0.1 s/move, Hex 7x7", "hex", "7", "alphabeta", games,
-                movetime=0.1),
-        Pairing("vs kibitz alphabeta, 0.2 s/move, Hex 11x11", "hex", "11", "alphabeta", games,
-                movetime=0.2),
+        *alphabeta_pairings(games),
     ]  # fmt: skip
 
 
@@ -312,3 +337,16 @@ def run(games: int | None = None, playouts: int = 1000, quick: bool = False) -> 
         "score: wins + draws/2 per game; 95% interval: normal approximation on the per-game "
         "scores. Two games run at once (one per core), so equal time is equal for both sides."
     )
+
+
+def main() -> None:
+    """`python -m benchmarks.montecarlo --games N`: only the matches against kibitz
+    alphabeta on Hex (`alphabeta_pairings`; OpenSpiel not needed)."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--games", type=int, default=100, help="games a pairing (default 100)")
+    for line in match_table(alphabeta_pairings(parser.parse_args().games), workers=2):
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -87,6 +87,10 @@ class _Geometry:
     """From `_flags(bits)`: the flags of the `centre_first` cells (and one more)."""
     zobrist: tuple[tuple[int, ...], tuple[int, ...]]
     """Per player, by bit index: the random key of a stone there."""
+    bridges: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]
+    """Per player, by bit index x: the bridges of that player that a stone at x intrudes
+    on, as (the other carrier cell, the bridge's two ends); an end on the player's own edge
+    (an edge template) is `width` + player, one off the board elsewhere makes no bridge."""
     size_key: int
 
     def index(self, row: int, col: int) -> int:
@@ -131,7 +135,39 @@ def _geometry(size: int) -> _Geometry:
             tuple(rng.getrandbits(64) for _ in range(bits)),
         ),
         size_key=rng.getrandbits(64),
+        bridges=tuple(_bridges(size, player) for player in (0, 1)),
     )
+
+
+_RING = ((-1, 0), (-1, 1), (0, 1), (1, 0), (1, -1), (0, -1))
+"""The neighbours' offsets (row, column) around a cell, each next to the one before."""
+
+
+def _bridges(size: int, player: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """`_Geometry.bridges` of `player`: a stone at x intrudes on a bridge whose carrier is
+    x and a neighbour y; its ends are the two cells next to both, the neighbours of x
+    before and after y around x."""
+    stride = size + 1
+    edge = size * stride + player
+    bridges: list[tuple[tuple[int, int, int], ...]] = [()] * (size * stride)
+    for row in range(size):
+        for col in range(size):
+            found = []
+            ring = [(row + dr, col + dc) for dr, dc in _RING]
+            for k, (y_row, y_col) in enumerate(ring):
+                if not (0 <= y_row < size and 0 <= y_col < size):
+                    continue
+                ends = []
+                for end_row, end_col in (ring[k - 1], ring[(k + 1) % 6]):
+                    rows_in, cols_in = 0 <= end_row < size, 0 <= end_col < size
+                    if rows_in and cols_in:
+                        ends.append(end_row * stride + end_col)
+                    elif (rows_in, cols_in) == ((False, True), (True, False))[player]:
+                        ends.append(edge)
+                if len(ends) == 2:  # else an end off the board, not on the player's edge
+                    found.append((y_row * stride + y_col, ends[0], ends[1]))
+            bridges[row * stride + col] = tuple(found)
+    return tuple(bridges)
 
 
 def _centre_distance(index: int, size: int) -> int:
@@ -490,8 +526,16 @@ class Hex(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Playout, Present
         moves.extend(_cell_order(self._geometry.size, self._stones[0], self._stones[1]))
         return moves
 
+    def last_move(self) -> Move | None:
+        """The move played last on this object (None before any: a position read from
+        text has no history)."""
+        return self._history[-1][0] if self._history else None
+
     def playout(
-        self, rng: random.Random, record: list[tuple[int, Move]] | None = None
+        self,
+        rng: random.Random,
+        record: list[tuple[int, Move]] | None = None,
+        patterns: bool = False,
     ) -> tuple[float, ...]:
         """Fill every empty cell at once: a uniformly random ceil(empty / 2) of them for the
         side to move, the rest for the other; then a single flood fill names the winner (a
@@ -502,9 +546,13 @@ class Hex(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Playout, Present
         The random half: random bits over the empty cells until exactly that many are set
         (or exactly that many are clear, then the complement), which is uniform among the
         subsets of that size and, unlike shuffling, all in C.
+
+        `patterns`: a playout that answers bridge intrusions instead (`_bridge_playout`).
         """
         if self._winner >= 0:
             return self.returns()
+        if patterns:
+            return self._bridge_playout(rng, record)
         geometry = self._geometry
         black, white = self._stones
         empty = geometry.board & ~(black | white)
@@ -525,6 +573,66 @@ class Hex(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Playout, Present
             _record_fill(record, side, mine, empty ^ mine, geometry.width)
         white_full = white | (mine if side else empty ^ mine)
         return (-1.0, 1.0) if _joins_left_to_right(white_full, geometry) else (1.0, -1.0)
+
+    def _bridge_playout(
+        self, rng: random.Random, record: list[tuple[int, Move]] | None
+    ) -> tuple[float, ...]:
+        """MoHex's playout: the empty cells in a random order, played in turn, except that a
+        player whose bridge the opponent's last move (the game's last move, at first)
+        intruded on answers in the bridge's other carrier cell (the first such bridge in
+        `_Geometry.bridges` order); then a single flood fill names the winner. Never swaps.
+        The stones are a colour a cell (0 empty, player + 1; past the board each player's
+        edge, in that player's colour), as in the compiled walk.
+
+        The order: a Fisher-Yates shuffle of the empty cells (ascending), the cell for place
+        i picked among the n - i left as (word * (n - i)) >> 32, the words the high then
+        the low halves of SplitMix64's outputs from one `rng.getrandbits(64)` (one call to
+        `rng`, as cheap in C as the fill's).
+        """
+        geometry = self._geometry
+        width = geometry.width
+        colour = bytearray(width + 2)
+        colour[width], colour[width + 1] = 1, 2
+        for player, stones in enumerate(self._stones):
+            for cell in _cells_of(stones, width):
+                colour[cell] = player + 1
+        order = _cells_of(geometry.board & ~(self._stones[0] | self._stones[1]), width)
+        count = len(order)
+        mixer = rng.getrandbits(64)
+        mixed = 0
+        for place in range(count - 1):
+            if place & 1:
+                word = mixed & 0xFFFFFFFF
+            else:
+                mixer = (mixer + _GOLDEN) & _MASK64
+                mixed = _split_mix(mixer)
+                word = mixed >> 32
+            pick = place + (word * (count - place) >> 32)
+            order[place], order[pick] = order[pick], order[place]
+        bridges = geometry.bridges
+        last = self.last_move()
+        side = self._side
+        next_place = 0
+        for _ in range(count):
+            move = -1
+            if last is not None and last != SWAP:
+                mine = side + 1
+                for carrier, end, other_end in bridges[side][last]:
+                    if not colour[carrier] and colour[end] == mine and colour[other_end] == mine:
+                        move = carrier
+                        break
+            if move < 0:
+                while colour[order[next_place]]:
+                    next_place += 1
+                move = order[next_place]
+                next_place += 1
+            colour[move] = side + 1
+            if record is not None:
+                record.append((side, move))
+            last = move
+            side ^= 1
+        white = int(colour[width - 1 :: -1].translate(_WHITE_DIGITS), 2)
+        return (-1.0, 1.0) if _joins_left_to_right(white, geometry) else (1.0, -1.0)
 
     # -- display ----------------------------------------------------------------------------
 
@@ -689,6 +797,19 @@ def _record_fill(
     turns[0::2] = zip(repeat(side), first)
     turns[1::2] = zip(repeat(side ^ 1), second)
     record.extend(turns)
+
+
+_WHITE_DIGITS = bytes.maketrans(b"\x00\x01\x02", b"001")
+"""Colours (`Hex._bridge_playout`) to the binary digits of White's stones."""
+_GOLDEN = 0x9E3779B97F4A7C15
+_MASK64 = (1 << 64) - 1
+
+
+def _split_mix(state: int) -> int:
+    """SplitMix64's output for its (already advanced) `state`."""
+    state = (state ^ state >> 30) * 0xBF58476D1CE4E5B9 & _MASK64
+    state = (state ^ state >> 27) * 0x94D049BB133111EB & _MASK64
+    return state ^ state >> 31
 
 
 def _count(number: int, thing: str) -> str:

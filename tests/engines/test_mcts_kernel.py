@@ -117,6 +117,23 @@ def test_hex_searches_node_for_node(position, options):
     assert_same(compiled, python)
 
 
+@pytest.mark.parametrize("position", HEX.values(), ids=HEX.keys())
+def test_hex_searches_with_uniform_playouts_node_for_node(position):
+    """Patterns off: the fill-at-once playouts, as before the bridge playouts."""
+    compiled, python = both(position(), Limits(nodes=800), Patterns=False)
+    assert_same(compiled, python)
+
+
+def test_the_bridge_playouts_reach_the_walk():
+    """From a position with a last move (a bridge intrusion or not), the compiled walk with
+    Patterns on and off grow different trees, each the Python search's."""
+    state = hex_after(7, 12, 3)
+    on, off = (both(state, Limits(nodes=400), Patterns=patterns) for patterns in (True, False))
+    assert_same(*on)
+    assert_same(*off)
+    assert tree(on[0][1]) != tree(off[0][1])
+
+
 @pytest.mark.parametrize("rave", ["on", "off"])
 def test_hex_11x11_node_for_node(rave):
     compiled, python = both(Hex.from_position("11"), Limits(nodes=600), RAVE=rave)

@@ -106,6 +106,23 @@ def test_the_heuristic_evaluation_is_the_games_and_plays_out_where_it_has_none()
     assert result.best_move == 2 and result.score.kind == ScoreKind.WIN
 
 
+@pytest.mark.parametrize("patterns", [True, False])
+def test_the_option_patterns_reaches_the_games_playout(patterns):
+    """Hex's playout gets `patterns` from the option (the same one the game's own call
+    gives, record included); a game whose playout has no such keyword never does."""
+    engine = MCTS({"Kernel": False, "Patterns": patterns})
+    state = Hex.from_position("5")
+    state.play_line(["b3", "a5", "d2", "c3"])  # Black answers c2 in a bridge playout
+    evaluator = engine.make_evaluator(state, engine.settings(state))
+    record: list = []
+    value = evaluator.evaluate(state, random.Random(3), record)
+    expected: list = []
+    assert value == state.playout(random.Random(3), expected, patterns=patterns)
+    assert record == expected and (record[0] == (0, state.parse_move("c2"))) == patterns
+    connect4 = ConnectFour.from_position("")
+    assert not engine.make_evaluator(connect4, engine.settings(connect4)).patterns
+
+
 class Race(Game):
     """Add 1 or 2 to a count from 0; who reaches 5 wins (the first player, by adding 2).
     No capabilities."""

@@ -317,7 +317,10 @@ def test_random_full_boards_have_one_winner_the_reference_agrees_on() -> None:
 @pytest.mark.parametrize(
     "position", [*map(str, range(1, 12)), "bw1/1b1/3 w", "3/3/w2 b swap", "2b1/4/4/4 w swap"]
 )
-def test_playouts_fill_the_board_alternately_and_name_its_winner(position: str) -> None:
+@pytest.mark.parametrize("patterns", [False, True], ids=["fill", "bridges"])
+def test_playouts_fill_the_board_alternately_and_name_its_winner(
+    position: str, patterns: bool
+) -> None:
     """Against the reference's search on the board each playout filled (its `record`)."""
     game = Hex.from_position(position)
     size = len(game.position().split()[0].split("/"))
@@ -327,7 +330,7 @@ def test_playouts_fill_the_board_alternately_and_name_its_winner(position: str) 
     outcomes = set()
     for _ in range(30):
         record: list = []
-        returns = game.playout(rng, record)
+        returns = game.playout(rng, record, patterns=patterns)
         assert (game.position(), game.key()) == before
         empties = size * size - len(stones)
         assert [player for player, _ in record] == [
@@ -339,7 +342,7 @@ def test_playouts_fill_the_board_alternately_and_name_its_winner(position: str) 
             full[cell(game.format_move(move))] = "bw"[player]
         assert len(full) == size * size
         assert returns == ((1.0, -1.0) if joined(full, "b", size) else (-1.0, 1.0))
-        assert game.playout(rng) in ((1.0, -1.0), (-1.0, 1.0))
+        assert game.playout(rng, patterns=patterns) in ((1.0, -1.0), (-1.0, 1.0))
         outcomes.add(returns)
     assert len(outcomes) == (1 if size == 1 else 2)  # both colours win some random fills
 
@@ -356,6 +359,70 @@ def test_a_playout_fills_each_half_uniformly() -> None:
         pairs[tuple(sorted(move for player, move in record if player == 0))] += 1
     assert len(pairs) == 6
     assert all(900 < count < 1100 for count in pairs.values())
+
+
+def test_the_bridges_a_stone_intrudes_on() -> None:
+    """On 3x3 (bit r * 4 + c, 12 bits): the centre's six bridges (carrier, ends) for either
+    player; at a corner only the bridge to the player's own edge (bit 12 + player)."""
+    geometry = Hex.from_position("3")._geometry
+    bit = {name(row, col): row * 4 + col for row in range(3) for col in range(3)}
+    centre = [
+        (bit[y], bit[a], bit[b])
+        for y, a, b in (
+            ("b1", "a2", "c1"),
+            ("c1", "b1", "c2"),
+            ("c2", "c1", "b3"),
+            ("b3", "c2", "a3"),
+            ("a3", "b3", "a2"),
+            ("a2", "a3", "b1"),
+        )
+    ]
+    assert list(geometry.bridges[0][bit["b2"]]) == list(geometry.bridges[1][bit["b2"]]) == centre
+    # a1 and b1 on Black's edge, their other common neighbour a2; a1 and a2 on White's
+    assert geometry.bridges[0][bit["a1"]] == ((bit["b1"], 12, bit["a2"]),)
+    assert geometry.bridges[1][bit["a1"]] == ((bit["a2"], bit["b1"], 13),)
+
+
+@pytest.mark.parametrize(
+    ("moves", "answer"),
+    [
+        (["b3", "a5", "d2", "c3"], "c2"),  # a bridge between b3 and d2
+        (["b3", "a5", "d2", "c2"], "c3"),
+        (["c2", "c1"], "d1"),  # c2's bridge to the top edge
+        (["c2", "d1"], "c1"),
+        (["e1", "b3", "a3"], "a4"),  # White's b3 to the left edge
+    ],
+)
+def test_a_bridge_playout_answers_the_intrusion(moves: list[str], answer: str) -> None:
+    """Whatever the random numbers, the side to move answers first; a plain fill gives the
+    answer's cell to the side to move only some of the time."""
+    game = Hex.from_position("5")
+    game.play_line(moves)
+    answers = Counter()
+    for seed in range(20):
+        record: list = []
+        game.playout(random.Random(seed), record, patterns=True)
+        answers[game.format_move(record[0][1])] += 1
+        assert record[0][0] == game.to_move()
+    assert answers == {answer: 20}
+    answered = 0
+    for seed in range(20):
+        record = []
+        game.playout(random.Random(seed), record)
+        answered += (game.to_move(), game.parse_move(answer)) in record
+    assert 0 < answered < 20
+
+
+def test_a_bridge_playout_shuffles_the_empty_cells_uniformly() -> None:
+    """Without a last move to answer, the first cell is each of the 9 about equally often."""
+    game = Hex.from_position("3")
+    rng = random.Random(4)
+    first = Counter()
+    for _ in range(9000):
+        record: list = []
+        game.playout(rng, record, patterns=True)
+        first[record[0][1]] += 1
+    assert len(first) == 9 and all(880 < count < 1120 for count in first.values())
 
 
 # -- notation ---------------------------------------------------------------------------------

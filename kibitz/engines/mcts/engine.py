@@ -162,6 +162,15 @@ class MCTS(Engine):
             "moves that let the opponent win on the spot are not tried at all.",
         ),
         OptionSpec(
+            "Patterns",
+            "check",
+            True,
+            "Playouts that answer the game's local patterns where it has them (Hex: a "
+            "player answers an intrusion into their bridge, or into a bridge to their own "
+            "edge, in its other cell, as MoHex does), compiled in the walk too. Off = "
+            "uniformly random playouts.",
+        ),
+        OptionSpec(
             "RAVE",
             "combo",
             "auto",
@@ -249,6 +258,7 @@ class MCTS(Engine):
             max_bytes=options["TreeMemory"] * 2**20,
             kernel=options["Kernel"],
             hooks=options["GameHooks"],
+            patterns=options["Patterns"],
             evaluation=options["Evaluation"],
             policy=options["Policy"],
             heuristic_scale=float(options["HeuristicScale"]),

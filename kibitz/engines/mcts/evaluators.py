@@ -68,9 +68,16 @@ class KernelPlayout(GamePriors):
 
 
 class GamePlayout(GamePriors):
-    """The game's own `playout(rng, record)` (capability `Playout`)."""
+    """The game's own `playout(rng, record)` (capability `Playout`), with `patterns=True`
+    where the option `Patterns` is on and the game's `playout` takes it."""
+
+    def __init__(self, state: Game, settings: Settings) -> None:
+        super().__init__(state, settings)
+        self.patterns = settings.patterns and _takes(state, "patterns")
 
     def evaluate(self, state: Game, rng: random.Random, record: Record | None) -> tuple[float, ...]:
+        if self.patterns:
+            return state.playout(rng, record, patterns=True)
         if record is None:
             return state.playout(rng)
         return state.playout(rng, record)
@@ -141,7 +148,12 @@ def uniform_priors(state: Game) -> dict[Move, float]:
 def _records_playouts(state: Playout) -> bool:
     """Whether the game's `playout` takes a `record` (games written before it existed
     do not: RAVE then plays out move by move)."""
-    return "record" in inspect.signature(state.playout).parameters
+    return _takes(state, "record")
+
+
+def _takes(state: Playout, parameter: str) -> bool:
+    """Whether the game's `playout` has the keyword `parameter`."""
+    return parameter in inspect.signature(state.playout).parameters
 
 
 def random_playout(

@@ -23,6 +23,9 @@ class Settings:
     the game has them."""
     hooks: bool
     """Decisive and anti-decisive moves from the game's solver hooks (with the solver)."""
+    patterns: bool = False
+    """Playouts that answer the game's local patterns where its `playout` takes `patterns`
+    (Hex: bridge intrusions); off = uniformly random playouts."""
     evaluation: str = "playout"
     """The leaf evaluation, a name in `evaluators.EVALUATORS`."""
     policy: str = "auto"

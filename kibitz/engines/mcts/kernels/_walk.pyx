@@ -31,6 +31,7 @@ cdef enum:
     UNEXPANDED = -3  # KernelNode.cplayer before expansion (Node.player None)
     NO_MOVE = -1000  # KernelNode.cmove of the root's move None
     MAX_WORDS = 6  # Hex 19x19 takes 380 bits
+    EDGE = 381  # `HexBoard.bridge_playout`: the cells past the board standing for the edges
 
 cdef long long NODE_BYTES = _tree.NODE_BYTES
 cdef long long MOVE_BYTES = _tree.MOVE_BYTES
@@ -179,6 +180,8 @@ cdef class Board:
     """Moves are 0 .. space - 1."""
     cdef int length
     """At most this many moves from the root to the end of the game."""
+    cdef public bint patterns
+    """Playouts that answer the game's local patterns (`Settings.patterns`; Hex)."""
 
     cdef void reset(self) noexcept:
         pass
@@ -400,6 +403,7 @@ cdef class HexBoard(Board):
 
     cdef int size, stride, words, cells
     cdef int side, root_side, winner
+    cdef int last, root_last  # the last move played (-1: none known)
     cdef uint64_t stones[2][MAX_WORDS]
     cdef uint64_t reach[2][MAX_WORDS]
     cdef uint64_t root_stones[2][MAX_WORDS]
@@ -412,6 +416,8 @@ cdef class HexBoard(Board):
     cdef int stack[400]
     cdef uint64_t forward[362][MAX_WORDS]  # ordered(): the layers of `_layers`, both ways
     cdef uint64_t backward[362][MAX_WORDS]
+    cdef short ring[2][380][6]  # by player and cell, the neighbours in `hex._RING` order
+    # (past the board EDGE + player on the player's edge, else EDGE + 2: see `bridge_playout`)
 
     def __init__(self, state, int size, black, white, geometry):
         cdef int player, word
@@ -436,13 +442,27 @@ cdef class HexBoard(Board):
         for player in range(2):
             memset(self.root_reach[player], 0, sizeof(self.root_reach[player]))
             self.flood(self.root_reach[player], self.root_stones[player], self.start[player])
+        for player in range(2):
+            for cell in geometry.cells:
+                row, col = divmod(cell, self.stride)
+                for index, (dr, dc) in enumerate(_hex._RING):
+                    rows_in, cols_in = 0 <= row + dr < size, 0 <= col + dc < size
+                    if rows_in and cols_in:
+                        self.ring[player][cell][index] = cell + dr * self.stride + dc
+                    elif (rows_in, cols_in) == ((False, True), (True, False))[player]:
+                        self.ring[player][cell][index] = EDGE + player
+                    else:
+                        self.ring[player][cell][index] = EDGE + 2
         self.root_side = state.to_move()
+        last = state.last_move()
+        self.root_last = -1 if last is None or last == _hex.SWAP else last
         self.reset()
 
     cdef void reset(self) noexcept:
         memcpy(self.stones, self.root_stones, sizeof(self.stones))
         memcpy(self.reach, self.root_reach, sizeof(self.reach))
         self.side = self.root_side
+        self.last = self.root_last
         self.winner = -1
 
     cdef void flood(self, uint64_t *reached, const uint64_t *stones, const uint64_t *seeds) noexcept:
@@ -490,6 +510,7 @@ cdef class HexBoard(Board):
         cdef uint64_t seed[MAX_WORDS]
         put(self.stones[side], cell)
         self.side = side ^ 1
+        self.last = cell
         if self.touches(self.reach[side], cell) or test(self.start[side], cell):
             memset(seed, 0, sizeof(seed))
             put(seed, cell)
@@ -669,7 +690,8 @@ cdef class HexBoard(Board):
 
     cdef double playout(self, object rng, int *players, int *moves, int *count) except? -9.0:
         """`Hex.playout`: random bits over the empty cells until exactly half of them (the
-        larger half) are set or clear, for the side to move; then who joins their edges."""
+        larger half) are set or clear, for the side to move; then who joins their edges.
+        With `patterns`: `bridge_playout`."""
         cdef uint64_t empty[MAX_WORDS]
         cdef uint64_t mine[MAX_WORDS]
         cdef uint64_t white[MAX_WORDS]
@@ -679,6 +701,8 @@ cdef class HexBoard(Board):
         cdef int word, byte, total = 0, drawn, wanted, side = self.side
         cdef int nbytes = 8 * self.words
         cdef uint64_t bits
+        if self.patterns:
+            return self.bridge_playout(rng, players, moves, count)
         self.empty(empty)
         for word in range(self.words):
             total += __builtin_popcountll(empty[word])
@@ -707,6 +731,87 @@ cdef class HexBoard(Board):
             white[word] = self.stones[1][word] | (mine[word] if side else empty[word] ^ mine[word])
         memset(joined, 0, sizeof(joined))
         self.flood(joined, white, self.start[1])
+        return -1.0 if self.meets(joined, self.goal[1]) else 1.0
+
+    cdef double bridge_playout(
+        self, object rng, int *players, int *moves, int *count
+    ) except? -9.0:
+        """`Hex._bridge_playout`: the empty cells shuffled by SplitMix64 from one
+        `getrandbits(64)`, played in turn, a bridge intrusion answered in the bridge's other
+        cell. The stones are kept as bitboards (for the flood fill at the end) and as a
+        colour a cell (0 empty, player + 1; past the board EDGE + player is the player's
+        edge in their colour, EDGE + 2 a colour of no one's): the six colours around the
+        last move tell at once which bridges it intruded on (`hex._bridges`: carrier k of
+        the ring with both neighbours k - 1 and k + 1 the mover's), the first in ring
+        order answered."""
+        cdef uint64_t own[2][MAX_WORDS]
+        cdef uint64_t joined[MAX_WORDS]
+        cdef unsigned char colour[EDGE + 3]
+        cdef int order[361]
+        cdef int total = 0, word, place, pick, swap, step, index, move, player
+        cdef int next_place = 0, side = self.side, last = self.last
+        cdef uint64_t bits, mixer, mixed = 0
+        cdef const short *ring
+        cdef unsigned int mine, free, answers
+        memcpy(own, self.stones, sizeof(own))
+        memset(colour, 0, sizeof(colour))
+        colour[EDGE] = 1
+        colour[EDGE + 1] = 2
+        colour[EDGE + 2] = 3
+        for player in range(2):
+            for word in range(self.words):
+                bits = own[player][word]
+                while bits:
+                    colour[64 * word + __builtin_ctzll(bits)] = player + 1
+                    bits &= bits - 1
+        for word in range(self.words):
+            bits = self.board[word] & ~(own[0][word] | own[1][word])
+            while bits:
+                order[total] = 64 * word + __builtin_ctzll(bits)
+                total += 1
+                bits &= bits - 1
+        mixer = rng.getrandbits(64)
+        for place in range(total - 1):
+            if place & 1 == 0:
+                mixer += <uint64_t> 0x9E3779B97F4A7C15
+                mixed = (mixer ^ (mixer >> 30)) * <uint64_t> 0xBF58476D1CE4E5B9
+                mixed = (mixed ^ (mixed >> 27)) * <uint64_t> 0x94D049BB133111EB
+                mixed ^= mixed >> 31
+                bits = mixed >> 32
+            else:
+                bits = mixed & 0xFFFFFFFF
+            pick = place + <int> ((bits * <uint64_t> (total - place)) >> 32)
+            swap = order[place]
+            order[place] = order[pick]
+            order[pick] = swap
+        for step in range(total):
+            move = -1
+            if last >= 0:
+                ring = self.ring[side][last]
+                player = side + 1
+                mine = 0
+                free = 0
+                for index in range(6):
+                    mine |= (colour[ring[index]] == player) << index
+                    free |= (colour[ring[index]] == 0) << index
+                answers = free & (mine << 1 | mine >> 5) & (mine >> 1 | mine << 5)
+                if answers:
+                    move = ring[__builtin_ctzll(answers)]
+            if move < 0:
+                while colour[order[next_place]]:
+                    next_place += 1
+                move = order[next_place]
+                next_place += 1
+            put(own[side], move)
+            colour[move] = side + 1
+            if players != NULL:
+                players[count[0]] = side
+                moves[count[0]] = move
+                count[0] += 1
+            last = move
+            side ^= 1
+        memset(joined, 0, sizeof(joined))
+        self.flood(joined, own[1], self.start[1])
         return -1.0 if self.meets(joined, self.goal[1]) else 1.0
 
     cdef void record_fill(
@@ -775,7 +880,8 @@ cdef class Walk:
 
     def __init__(self, Board board, KernelNode root, settings, rng, root_moves=None):
         """As `Simulations(state, root, settings, rng, root_moves)` with the game's random
-        playouts and UCT (RAVE when `settings.rave`); `board` is the root position."""
+        playouts (answering its patterns when `settings.patterns`) and UCT (RAVE when
+        `settings.rave`); `board` is the root position."""
         cdef KernelNode node
         self.board = board
         self.root = root
@@ -788,6 +894,7 @@ cdef class Walk:
         self.solver = settings.solver
         self.hooks = settings.hooks and self.solver
         self.rave = settings.rave
+        board.patterns = settings.patterns
         self.max_bytes = settings.max_bytes
         self.space = board.space
         self.path = <PyObject **> PyMem_Malloc((board.length + 2) * sizeof(PyObject *))
