@@ -17,8 +17,12 @@ from pathlib import Path
 import kibitz
 from kibitz.clients.sync import SyncClient
 from kibitz.engines.alphabeta import kernels as alphabeta_kernels
+from kibitz.engines.dds import best_solver
+from kibitz.engines.dds.solver import Solver
+from kibitz.engines.expectimax.kernel import kernel_for
 from kibitz.engines.mcts import kernels as mcts_kernels
 from kibitz.games import sliding_pdb
+from kibitz.games.backgammon import Backgammon
 from kibitz.games.chess.game import CompiledBoard
 from kibitz.games.connect4 import ConnectFour
 from kibitz.server.config import ServerConfig
@@ -39,6 +43,8 @@ def main(expected: str) -> None:
     package = Path(kibitz.__file__).parent
     check((package / "py.typed").is_file(), "py.typed (PEP 561)")
     check((package / "web" / "static" / "index.html").is_file(), "the web page")
+    weights = package / "games" / "backgammon" / "data" / "td.npz"
+    check(weights.is_file(), "backgammon's TD network weights")
     cli = subprocess.run(["kibitz", "--version"], capture_output=True, text=True, check=True)
     check(cli.stdout == f"kibitz {version}\n", f"kibitz --version: {cli.stdout.strip()}")
 
@@ -46,6 +52,9 @@ def main(expected: str) -> None:
     kernels = {
         "alpha-beta Connect Four kernel": alphabeta_kernels.available(),
         "MCTS playout kernel": mcts_kernels.playout_for(ConnectFour) is not None,
+        "MCTS tree-walk kernel": mcts_kernels.Walk is not None,
+        "backgammon kernel": kernel_for(Backgammon) is not None,
+        "double-dummy kernel": best_solver() is not Solver,
         "compiled chess board": CompiledBoard is not None,
         "sliding-puzzle IDA* kernel": sliding_pdb.kernel_available(),
     }
