@@ -183,11 +183,17 @@ def match_table(pairings: list[Pairing], workers: int) -> Iterator[str]:
 # -- agreement with gnubg -------------------------------------------------------------------------
 
 
-def sample_positions(count: int, seed: int) -> list[str]:
-    """`count` contact positions with their roll (``ID:31``) from seeded games between two
-    kibitz 1-ply players, one position at most every few moves."""
+def positions_from_play(
+    count: int,
+    seed: int,
+    chooser: Player,
+    keep: Callable[[list[int], list[int]], bool],
+    rate: float,
+) -> list[str]:
+    """`count` positions with their roll (``ID:31``) from seeded games between two players
+    choosing by `chooser`: those with more than one play where `keep(on_roll, other)`, each
+    taken with probability `rate` (one position at most every few moves)."""
     rng = random.Random(seed)
-    chooser = expectimax(depth=1)
     found: list[str] = []
     while len(found) < count:
         state = Backgammon.from_position(START)
@@ -196,12 +202,21 @@ def sample_positions(count: int, seed: int) -> list[str]:
             state.play((max(first, second), min(first, second)))
             moves = state.legal_moves()
             me, opp = state.sides[state.on_roll], state.sides[1 - state.on_roll]
-            if len(moves) > 1 and not evaluation.is_race(me, opp) and rng.random() < 0.2:
+            if len(moves) > 1 and keep(me, opp) and rng.random() < rate:
                 # the Position ID is the roller's view: the roller is player 0 of `ID:31`
                 position_id = state.position().split(":")[0]
                 found.append(f"{position_id}:{state.dice[0]}{state.dice[1]}")
             state.play(moves[0] if len(moves) == 1 else chooser(state))
     return found
+
+
+def sample_positions(count: int, seed: int) -> list[str]:
+    """`count` contact positions from seeded games between two kibitz 1-ply players."""
+
+    def contact(me: list[int], opp: list[int]) -> bool:
+        return not evaluation.is_race(me, opp)
+
+    return positions_from_play(count, seed, expectimax(depth=1), contact, 0.2)
 
 
 def agreement_table(count: int, seed: int) -> list[str]:
@@ -262,25 +277,13 @@ def opening_loss_table() -> list[str]:
 
 
 def bearoff_positions(count: int, seed: int) -> list[str]:
-    """`count` positions with their roll (``ID:31``) where both sides are home and the roll
-    has more than one play, from seeded games between two kibitz 1-ply players (race curves
-    only), one position at most every few moves."""
-    rng = random.Random(seed)
-    chooser = expectimax(depth=1, Bearoff="off")
-    found: list[str] = []
-    while len(found) < count:
-        state = Backgammon.from_position(START)
-        while not state.is_terminal() and len(found) < count:
-            first, second = rng.randint(1, 6), rng.randint(1, 6)
-            state.play((max(first, second), min(first, second)))
-            moves = state.legal_moves()
-            me, opp = state.sides[state.on_roll], state.sides[1 - state.on_roll]
-            home = not any(me[6:]) and not any(opp[6:])
-            if home and len(moves) > 1 and rng.random() < 0.3:
-                position_id = state.position().split(":")[0]
-                found.append(f"{position_id}:{state.dice[0]}{state.dice[1]}")
-            state.play(moves[0] if len(moves) == 1 else chooser(state))
-    return found
+    """`count` positions where both sides are home, from seeded games between two kibitz
+    1-ply players (race curves only)."""
+
+    def home(me: list[int], opp: list[int]) -> bool:
+        return not any(me[6:]) and not any(opp[6:])
+
+    return positions_from_play(count, seed, expectimax(depth=1, Bearoff="off"), home, 0.3)
 
 
 def bearoff_table(count: int, seed: int) -> list[str]:
