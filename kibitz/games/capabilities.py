@@ -13,6 +13,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import astuple, dataclass
+from types import ModuleType
 from typing import ClassVar
 
 from kibitz.games.base import Game, Move
@@ -251,6 +252,67 @@ class OutcomeChances(Capability):
         `ExpectedReturn.expected_return` (before the roll; exact at the end of a game)."""
 
 
+class EstimateSources(Capability):
+    """Estimates to choose from for `ExpectedReturn.expected_return` (and `OutcomeChances`),
+    by name (backgammon: "formula", its fitted curves, and "network", its TD network). An
+    engine offers them as an option (expectimax: Evaluation) and searches a copy of the
+    position that uses the one chosen."""
+
+    capability_name: ClassVar[str] = "estimate sources (with_estimate())"
+    estimate_names: ClassVar[tuple[str, ...]] = ()
+    """The names `with_estimate` takes, the one a position starts with first (expectimax's
+    option Evaluation calls that one formula, as every game's own estimate)."""
+
+    @abstractmethod
+    def with_estimate(self, name: str) -> Game:
+        """This position estimated by `name` (one of `estimate_names`): a copy where that
+        changes its estimate, else itself."""
+
+    @abstractmethod
+    def batched(self) -> bool:
+        """Whether the estimate at hand values many positions faster together than one at
+        a time (a network: one matrix product); a search then values the moves of a
+        decision node above its leaves with `values_after`."""
+
+    @abstractmethod
+    def values_after(self, moves: list[Move]) -> tuple[list[float], list[bool]]:
+        """Player 0's value after each of `moves` (moves of this decision node), all
+        valued together: `returns()[0]` where the move ends the game, else
+        `expected_return(0)` there (equal but maybe for the last bits of a batched sum);
+        and for each, whether it is an estimate (the game not over)."""
+
+
+class EndgameTable(Capability):
+    """An exact table that the estimate answers from first wherever it holds the position
+    (backgammon: the one-sided bear-off database, once both sides are home). It is built
+    once, outside the package, so it may be missing. An engine lets an option use it
+    (expectimax: Bearoff) and searches a copy of the position that does or does not."""
+
+    capability_name: ClassVar[str] = "endgame table (with_endgame_table())"
+
+    @abstractmethod
+    def with_endgame_table(self, use: bool) -> Game:
+        """This position with the table in its estimate where `use`, without it where not:
+        a copy where that changes it, else itself. FileNotFoundError, its message saying
+        how to build the table, where `use` and the table is not built."""
+
+
+class ExpectimaxKernel(Capability):
+    """A compiled kernel of the `expectimax` engine's node search for this game: its moves,
+    its estimate and the two levels of the tree above the leaves in C, the same nodes and
+    values as the Python search (the interface: kibitz/engines/expectimax/kernel.py)."""
+
+    capability_name: ClassVar[str] = "compiled expectimax kernel (expectimax_kernel())"
+
+    @classmethod
+    @abstractmethod
+    def expectimax_kernel(cls) -> ModuleType | None:
+        """The kernel (a module), or None where it was not built (no C compiler at install
+        time). It computes the estimate a position starts with (the first of
+        `EstimateSources.estimate_names`), with the endgame table where the position uses
+        one."""
+
+
 class Puzzle(Capability):
     """A one-player game whose goal (a terminal position, `returns()` (1.0,)) is reached by a
     cheapest sequence of moves: what single-agent search (A*, IDA*, breadth-first, uniform
@@ -391,6 +453,9 @@ CAPABILITIES: tuple[type[Capability], ...] = (
     MovePriors,
     ExpectedReturn,
     OutcomeChances,
+    EstimateSources,
+    EndgameTable,
+    ExpectimaxKernel,
     Presentation,
 )
 """Every capability, in the order listings show them."""

@@ -8,6 +8,7 @@ game declares (docs/architecture.md, "The Game interface").
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import Counter
@@ -19,8 +20,11 @@ from kibitz.games import CHANCE, GAMES, Game, capabilities_of
 from kibitz.games.capabilities import (
     Checks,
     ConstraintProblem,
+    EndgameTable,
+    EstimateSources,
     Evaluation,
     ExpectedReturn,
+    ExpectimaxKernel,
     HashKey,
     HiddenInformation,
     HistoryDraws,
@@ -232,6 +236,16 @@ def decision_nodes(game: type[Game]):
             yield state, line
 
 
+SAMPLED_EVERY = 7
+"""The checks of estimates and tables visit every so many decision nodes (a network's
+estimate, one position at a time, is slow)."""
+
+
+def sampled_decision_nodes(game: type[Game]):
+    """Every `SAMPLED_EVERY`-th of `decision_nodes`."""
+    return itertools.islice(decision_nodes(game), None, None, SAMPLED_EVERY)
+
+
 @checks(MoveOrdering)
 def ordered_moves_are_the_legal_moves(game):
     for state, _ in decision_nodes(game):
@@ -282,6 +296,71 @@ def outcome_chances_are_consistent_and_exact_at_the_end(game):
             points = 1 + chances.win_gammon + chances.win_backgammon
             points -= 2 * chances.loss + chances.loss_gammon + chances.loss_backgammon
             assert chances.win in (0.0, 1.0) and points == state.returns()[0]
+
+
+@checks(EstimateSources)
+def each_estimate_values_the_same_position_and_a_batch_as_one_at_a_time(game):
+    """Each named estimate: a position that is the same but for it (itself when asked
+    again, and for the first name, which a position starts with), the original untouched,
+    its estimates within the bounds; where it is batched, `values_after` as each move's
+    returns or estimate one at a time."""
+    names = game.estimate_names
+    assert names and len(set(names)) == len(names)
+    low, high = game.return_bounds
+    for state, _ in sampled_decision_nodes(game):
+        assert state.with_estimate(names[0]) is state
+        before = snapshot(state)
+        for name in names:
+            estimated = state.with_estimate(name)
+            assert estimated.with_estimate(name) is estimated
+            assert snapshot(estimated) == before
+            assert low <= estimated.expected_return(0) <= high
+            if not estimated.batched():
+                continue
+            moves = estimated.legal_moves()
+            values, estimates = estimated.values_after(moves)
+            for move, value, estimate in zip(moves, values, estimates, strict=True):
+                estimated.play(move)
+                over = estimated.is_terminal()
+                single = estimated.returns()[0] if over else estimated.expected_return(0)
+                estimated.undo()
+                assert estimate is not over and value == pytest.approx(single, abs=1e-9)
+        assert snapshot(state) == before
+
+
+@checks(EndgameTable)
+def the_endgame_table_is_taken_or_refused_with_how_to_build_it(game):
+    """Without the table: the same position (itself when asked again). With it: the same,
+    or where it is not built FileNotFoundError with a message."""
+    for state, _ in sampled_decision_nodes(game):
+        before = snapshot(state)
+        without = state.with_endgame_table(False)
+        assert without.with_endgame_table(False) is without and snapshot(without) == before
+        try:
+            with_table = state.with_endgame_table(True)
+        except FileNotFoundError as exc:
+            assert str(exc)
+        else:
+            assert with_table.with_endgame_table(True) is with_table
+            assert snapshot(with_table) == before
+
+
+@checks(ExpectimaxKernel)
+def the_expectimax_kernel_lists_the_moves_and_estimates_as_the_game(game):
+    """Where the kernel is built: the moves of each decision node in the game's order and
+    the estimate of each position the game's, to the bit."""
+    kernel = game.expectimax_kernel()
+    if kernel is None:
+        pytest.skip(f"{game.name}'s expectimax kernel is not built")
+    for state, _ in playouts(game):
+        if state.is_terminal():
+            continue
+        assert kernel.estimate(state) == state.expected_return(0)
+        if state.to_move() != CHANCE:
+            ordered = isinstance(state, MoveOrdering)
+            assert kernel.moves(state) == (
+                state.ordered_moves() if ordered else state.legal_moves()
+            )
 
 
 @checks(SolverHooks)

@@ -15,12 +15,11 @@ from kibitz.engines.alphabeta.table import TranspositionTable
 from kibitz.engines.base import OptionError, SearchContext
 from kibitz.engines.expectimax import Expectimax
 from kibitz.engines.expectimax.batched import BatchedNodeSearch
-from kibitz.engines.expectimax.engine import shipped_network
 from kibitz.engines.expectimax.nodes import NodeSearch
 from kibitz.engines.types import Limits
 from kibitz.games.backgammon import Backgammon, bearoff, evaluation
 from kibitz.games.backgammon.bearoff import BearoffDatabase
-from kibitz.games.backgammon.network import Network, afterstates, equity
+from kibitz.games.backgammon.network import Network, afterstates, equity, shipped_network
 from kibitz.games.backgammon.notation import encode_position_id
 
 OPENING_31 = "4HPwATDgc/ABMA:31"

@@ -1,8 +1,9 @@
 """`NodeSearch` with a decision node one decision above the leaves valued in one batch.
 
-Where the estimate is backgammon's TD network (option `Evaluation`), one network call per
-leaf costs mostly numpy's overhead; a decision node at depth 1 asks the position for the
-values after all its plays at once (`Backgammon.values_after`: one matrix product), then
+Where the estimate chosen values many positions faster together (`EstimateSources.batched`:
+backgammon's TD network, option `Evaluation`, where one network call per leaf costs mostly
+numpy's overhead), a decision node at depth 1 asks the position for the values after all
+its moves at once (`EstimateSources.values_after`: one matrix product), then
 `NodeSearch.decision` runs over them (`child` answering from the batch): the same moves in
 the same order, the same cuts, the same leaves and estimates counted (the values past a
 cut are computed and not counted). Values may differ from one leaf at a time in their
@@ -19,7 +20,8 @@ from kibitz.games import Move
 
 
 class BatchedNodeSearch(NodeSearch):
-    """A `NodeSearch` over a position with `values_after` (see the module docstring)."""
+    """A `NodeSearch` over a position whose estimate is `batched` (see the module
+    docstring)."""
 
     __slots__ = ("batch",)
 

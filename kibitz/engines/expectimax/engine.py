@@ -3,20 +3,22 @@ and its answer.
 
 The search is in `root.py` (iterative deepening, root moves, principal variations) and
 `nodes.py` (decision and chance nodes, Star1/Star2 pruning, the table), with `kernel.py`
-where the game has a compiled kernel and `batched.py` where backgammon's TD network values
-the leaves (option `Evaluation`);
-docs/engines.md, "expectimax", describes the algorithm.
+where the game has a compiled kernel (`ExpectimaxKernel`) and `batched.py` where the
+estimate chosen (option `Evaluation`, the game's `EstimateSources`) values many leaves
+together (backgammon's TD network); docs/engines.md, "expectimax", describes the algorithm.
+The engine names no game: the options `Evaluation` and `Bearoff` set up the position to
+search through the game's capabilities (`EstimateSources`, `EndgameTable`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from kibitz.engines.alphabeta.table import ENTRY_BYTES, TranspositionTable, entries_for_mb
 from kibitz.engines.base import (
     Engine,
+    OptionError,
     OptionSpec,
     OptionUnavailable,
     Requirements,
@@ -28,16 +30,20 @@ from kibitz.engines.expectimax.kernel import KernelNodeSearch, kernel_for
 from kibitz.engines.expectimax.nodes import NodeSearch
 from kibitz.engines.expectimax.root import RootSearch
 from kibitz.engines.types import Limits, Result, Score
-from kibitz.games import CHANCE, Game
-from kibitz.games.backgammon.game import Backgammon
-from kibitz.games.capabilities import ExpectedReturn, MoveOrdering
+from kibitz.games import CHANCE, Game, quoted
+from kibitz.games.capabilities import (
+    EndgameTable,
+    EstimateSources,
+    ExpectedReturn,
+    MoveOrdering,
+)
 from kibitz.vocabulary import Bound
-
-if TYPE_CHECKING:
-    from kibitz.games.backgammon.network import Network
 
 DEFAULT_MAX_DEPTH = 64
 """The deepest iteration of a search without a depth limit (decisions)."""
+OWN_ESTIMATE = "formula"
+"""The `Evaluation` every game has: the estimate a position starts with (the first of
+`EstimateSources.estimate_names`), the one a compiled kernel computes."""
 
 
 class Expectimax(Engine):
@@ -162,25 +168,48 @@ class Expectimax(Engine):
         self._table = TranspositionTable(0)
 
     @classmethod
+    def check_options_for(cls, game_cls: type[Game], options: Mapping[str, Any]) -> None:
+        """OptionError where `Evaluation` is not one of the game's estimates (its
+        `EstimateSources`; formula, its own, without them) or `Bearoff` is on for a game
+        without an `EndgameTable`."""
+        estimate = options["Evaluation"]
+        offered = (
+            game_cls.estimate_names if issubclass(game_cls, EstimateSources) else (OWN_ESTIMATE,)
+        )
+        if estimate not in offered:
+            raise OptionError(
+                f"option Evaluation: {quoted(estimate)} is not an estimate of {game_cls.name} "
+                f"(it has {', '.join(offered)})"
+            )
+        if options["Bearoff"] == "on" and not issubclass(game_cls, EndgameTable):
+            raise OptionError(
+                f"option Bearoff: 'on' needs an endgame table, and {game_cls.name} has none "
+                "(auto, off)"
+            )
+
+    @classmethod
     def check_options_at(cls, state: Game, options: Mapping[str, Any]) -> None:
-        """OptionUnavailable where `Bearoff` is on for a backgammon position and the
-        database is not built (the message names the command that builds it)."""
-        with_database(state, options["Bearoff"])
+        """OptionUnavailable where `Bearoff` is on and the game's endgame table is not
+        built (the game's message names the command that builds it)."""
+        with_table(state, options["Bearoff"])
 
     def search(self, state: Game, limits: Limits, context: SearchContext) -> Result:
+        self.check_options_for(type(state), self.options)
         driver = SearchDriver(state, limits, context)
         if state.is_terminal():
             return terminal_result(state, driver.elapsed())
-        state = with_database(state, self.options["Bearoff"])
-        network = self.options["Evaluation"] == "network"
-        state = with_network(state, shipped_network() if network else None)
+        state = with_table(state, self.options["Bearoff"])
+        estimate = self.options["Evaluation"]
+        if isinstance(state, EstimateSources):
+            state = state.with_estimate(estimate)
         table = self._sized_table()
         table.new_search()
         switches = {"star1": self.options["Star1"], "star2": self.options["Star2"]}
-        kernel = kernel_for(type(state)) if self.options["Kernel"] and not network else None
+        own = estimate == OWN_ESTIMATE
+        kernel = kernel_for(type(state)) if self.options["Kernel"] and own else None
         if kernel is not None:
             nodes: NodeSearch = KernelNodeSearch(kernel, state, table, **switches)
-        elif network and isinstance(state, Backgammon):
+        elif isinstance(state, EstimateSources) and state.batched():
             nodes = BatchedNodeSearch(state, table, **switches)
         else:
             nodes = NodeSearch(state, table, **switches)
@@ -235,42 +264,17 @@ class Expectimax(Engine):
         )
 
 
-def with_database(state: Game, mode: str) -> Game:
-    """The position to search under the option `Bearoff` = `mode`: for backgammon, `state`
-    holding the bear-off database where it is used and none elsewhere (`Backgammon.bearoff`;
-    a copy where that changes it); OptionUnavailable where `mode` is on and the database is
-    not built."""
-    if not isinstance(state, Backgammon):
+def with_table(state: Game, mode: str) -> Game:
+    """The position to search under the option `Bearoff` = `mode`: where the game has an
+    `EndgameTable`, `state` using it where it is used (auto: where it is built) and not
+    elsewhere (a copy where that changes it); OptionUnavailable where `mode` is on and the
+    table is not built."""
+    if not isinstance(state, EndgameTable):
         return state
-    database = None
     if mode != "off":
-        from kibitz.games.backgammon import bearoff  # numpy: only where backgammon is searched
-
         try:
-            database = bearoff.cached_database()
+            return state.with_endgame_table(True)
         except FileNotFoundError as exc:
             if mode == "on":
                 raise OptionUnavailable(f"option Bearoff: {exc}") from None
-    if state.bearoff is database:
-        return state
-    searched = state.clone()
-    searched.bearoff = database
-    return searched
-
-
-@cache
-def shipped_network() -> Network:
-    """The TD network shipped with kibitz (`network.DEFAULT_WEIGHTS`), loaded once."""
-    from kibitz.games.backgammon.network import Network  # numpy: only where it is used
-
-    return Network.load()
-
-
-def with_network(state: Game, network: Network | None) -> Game:
-    """The position to search with `network` as the estimate (`Backgammon.network`; a copy
-    where that changes it); other games' positions as they are."""
-    if not isinstance(state, Backgammon) or state.network is network:
-        return state
-    searched = state.clone()
-    searched.network = network
-    return searched
+    return state.with_endgame_table(False)

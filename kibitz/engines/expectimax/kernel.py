@@ -1,6 +1,7 @@
 """The bridge to a game's compiled kernel: `NodeSearch` with the game's rules and estimate in C.
 
-A kernel (for backgammon `kibitz/games/backgammon/_kernel.pyx`) offers, on the game's state:
+A game offers its kernel through the capability `ExpectimaxKernel` (backgammon:
+`kibitz/games/backgammon/_kernel.pyx`). A kernel offers, on the game's state:
 ``moves(state)`` (the moves of a decision node, as `legal_moves` lists them),
 ``estimate(state)`` (`expected_return(0)`), ``decide(state, alpha, beta, low, high, first,
 limit)`` (`NodeSearch.decision` of a decision node one decision above the leaves, over its
@@ -13,7 +14,8 @@ nodes counted, the values, the best moves and the table are the pure-Python sear
 where a poll happens moves: the nodes below a kernel call are counted together.
 
 Where the kernels were not built (no C compiler at install time) `kernel_for` finds none and
-every search is pure Python.
+every search is pure Python. A kernel computes the estimate a position starts with (the
+engine's `Evaluation` formula); with another the search is the Python one.
 """
 
 from __future__ import annotations
@@ -23,21 +25,16 @@ from typing import Any
 from kibitz.engines.alphabeta.table import EXACT, LOWER, PROVEN, UPPER
 from kibitz.engines.expectimax.nodes import NodeSearch
 from kibitz.games import Game, Move
-
-try:
-    from kibitz.games.backgammon import _kernel as backgammon_kernel
-except ImportError:  # pragma: no cover - only without a C compiler at install time
-    backgammon_kernel = None
+from kibitz.games.capabilities import ExpectimaxKernel
 
 KINDS = (EXACT, LOWER, UPPER, PROVEN)
 """The table's bound kinds and its depth of a proven value, for a kernel that stores."""
-_KERNELS: dict[str, Any] = {"backgammon": backgammon_kernel} if backgammon_kernel else {}
 
 
 def kernel_for(game: type[Game]) -> Any | None:
     """The compiled kernel of `game` (a module with `moves`, `estimate`, `decide` and
-    `chance`), or None."""
-    return _KERNELS.get(game.name)
+    `chance`: `ExpectimaxKernel.expectimax_kernel`), or None."""
+    return game.expectimax_kernel() if issubclass(game, ExpectimaxKernel) else None
 
 
 class KernelNodeSearch(NodeSearch):

@@ -25,7 +25,7 @@ smaller one (``--checkers 6``: seconds) serves the positions of as many checkers
 With it, backgammon's estimate of two sides both home is the database's race chances
 (`BearoffDatabase.race_chances`, in `evaluation.pre_roll_equity` and the kernel alike)
 instead of the race curves, where the engine `expectimax`'s option ``Bearoff`` puts it on
-the position searched.
+the position searched (`Backgammon.with_endgame_table`, the game's `EndgameTable`).
 """
 
 from __future__ import annotations

@@ -17,7 +17,9 @@ what `position()` writes when player 1 is on roll. Plays as gnubg writes them, r
 
 from __future__ import annotations
 
+import functools
 import random
+from types import ModuleType
 from typing import TYPE_CHECKING, ClassVar
 
 from kibitz.games.backgammon import notation
@@ -41,7 +43,10 @@ from kibitz.games.backgammon.evaluation import (
 from kibitz.games.base import CHANCE, Game, IllegalMoveError, Move, NotationError, quoted
 from kibitz.games.capabilities import (
     Chances,
+    EndgameTable,
+    EstimateSources,
     ExpectedReturn,
+    ExpectimaxKernel,
     HashKey,
     OutcomeChances,
     Playout,
@@ -68,7 +73,17 @@ STUCK_PASSES = 200
 against closed boards can never move again (with any roll)."""
 
 
-class Backgammon(Game, HashKey, ExpectedReturn, OutcomeChances, Playout, Presentation):
+class Backgammon(
+    Game,
+    HashKey,
+    ExpectedReturn,
+    OutcomeChances,
+    EstimateSources,
+    EndgameTable,
+    ExpectimaxKernel,
+    Playout,
+    Presentation,
+):
     """A backgammon position; see the module docstring."""
 
     name: ClassVar[str] = "backgammon"
@@ -79,6 +94,7 @@ class Backgammon(Game, HashKey, ExpectedReturn, OutcomeChances, Playout, Present
     notation: ClassVar[str] = "gnubg-position-id"
     player_names: ClassVar[tuple[str, ...]] = ("player 1", "player 2")
     return_bounds: ClassVar[tuple[float, float]] = (-3.0, 3.0)
+    estimate_names: ClassVar[tuple[str, ...]] = ("formula", "network")
     notation_help: ClassVar[str] = (
         "Position: GNU Backgammon's Position ID from the view of the player on roll "
         "('4HPwATDgc/ABMA' is the start), before the roll; 'ID:31' after rolling 3 and 1; "
@@ -98,10 +114,10 @@ class Backgammon(Game, HashKey, ExpectedReturn, OutcomeChances, Playout, Present
         self._history: list[tuple[list[int], list[int], int, Roll | None]] = []
         self.bearoff: BearoffDatabase | None = None
         """The bear-off database the estimate uses where both sides are home (None: the
-        race curves everywhere; an engine option sets it on the position it searches)."""
+        race curves everywhere; `with_endgame_table` sets it on a copy)."""
         self.network: Network | None = None
         """The TD network the estimate uses instead of its curves (where neither the game's
-        end nor `bearoff` answers; None: the curves; an engine option sets it too)."""
+        end nor `bearoff` answers; None: the curves; `with_estimate` sets it on a copy)."""
 
     # -- notation -----------------------------------------------------------------------------
 
@@ -348,6 +364,48 @@ class Backgammon(Game, HashKey, ExpectedReturn, OutcomeChances, Playout, Present
         )
         return value if player == on_roll else -value
 
+    def with_estimate(self, name: str) -> Backgammon:
+        """This position estimated by the curves fitted to GNU Backgammon ("formula") or by
+        the TD network shipped with kibitz ("network": `network.shipped_network`): a copy
+        where that changes `network`, else itself."""
+        if name not in self.estimate_names:
+            raise ValueError(
+                f"{self.name} has no estimate {quoted(name)} ({', '.join(self.estimate_names)})"
+            )
+        if name == "formula":
+            return self._holding("network", None)
+        from kibitz.games.backgammon.network import shipped_network  # numpy: only where used
+
+        return self._holding("network", shipped_network())
+
+    def with_endgame_table(self, use: bool) -> Backgammon:
+        """This position with the bear-off database (`bearoff.cached_database`: the largest
+        built) where `use`, without one where not: a copy where that changes `bearoff`, else
+        itself; FileNotFoundError naming the command that builds it where it is not built."""
+        if not use:
+            return self._holding("bearoff", None)
+        from kibitz.games.backgammon import bearoff  # numpy: only where the database is used
+
+        return self._holding("bearoff", bearoff.cached_database())
+
+    def _holding(self, attribute: str, value: object) -> Backgammon:
+        """This position where its `attribute` (`bearoff`, `network`) is `value`, else a
+        copy holding `value` there."""
+        if getattr(self, attribute) is value:
+            return self
+        copy = self.clone()
+        setattr(copy, attribute, value)
+        return copy
+
+    @classmethod
+    def expectimax_kernel(cls) -> ModuleType | None:
+        """`_kernel.pyx` (the curves and the bear-off database, not the network)."""
+        return compiled_kernel()
+
+    def batched(self) -> bool:
+        """Whether `network` is set: its outputs for many positions are one matrix product."""
+        return self.network is not None
+
     def values_after(self, moves: list[Move]) -> tuple[list[float], list[bool]]:
         """Player 0's value after each of `moves` (plays of the roll in hand; `network`
         set): the returns where the play ends the game, else `expected_return(0)` there,
@@ -404,6 +462,16 @@ class Backgammon(Game, HashKey, ExpectedReturn, OutcomeChances, Playout, Present
             apply_play(me, opp, play)
             on_roll, dice = 1 - on_roll, None
         return final_returns(sides)
+
+
+@functools.cache
+def compiled_kernel() -> ModuleType | None:
+    """The compiled kernel, `_kernel.pyx`, imported once; None where it was not built."""
+    try:
+        from kibitz.games.backgammon import _kernel
+    except ImportError:  # pragma: no cover - only without a C compiler at install time
+        return None
+    return _kernel
 
 
 def final_returns(sides: list[list[int]]) -> tuple[float, float]:

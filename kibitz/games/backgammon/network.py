@@ -27,6 +27,7 @@ is such a file with its counters added); `DEFAULT_WEIGHTS` is the one shipped.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -187,6 +188,13 @@ class Network:
             return legal[0] if legal else ()
         theirs, mine = afterstates(me, opp, legal)
         return legal[int(np.argmin(equity(self.outputs(theirs, mine))))]
+
+
+@functools.cache
+def shipped_network() -> Network:
+    """The network shipped with kibitz (`DEFAULT_WEIGHTS`), loaded once: the estimate
+    "network" of `Backgammon.with_estimate`."""
+    return Network.load()
 
 
 def afterstates(
