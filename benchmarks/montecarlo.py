@@ -157,12 +157,15 @@ class Pairing:
     game: str
     position: str
     opponent: str
-    """"openspiel" (C++ MCTS at `playouts`) or "alphabeta" (at `movetime`)."""
+    """"openspiel" (C++ MCTS at `playouts`), or a kibitz engine ("alphabeta", "mcts") at
+    `movetime`, or at `playouts` nodes where that is set."""
     games: int
     playouts: int = 0
     movetime: float = 0.0
-    options: tuple[tuple[str, bool], ...] = ()
+    options: tuple[tuple[str, bool | int | str], ...] = ()
     """kibitz mcts's options besides its defaults (the benchmark's Seed aside)."""
+    opponent_options: tuple[tuple[str, bool | int | str], ...] = ()
+    """A kibitz opponent's options besides its defaults."""
 
 
 class _OpenSpielPlayer:
@@ -210,14 +213,15 @@ def play_game(pairing: Pairing, index: int) -> float:
     ours_side = index % 2
     opening = random.Random(f"{pairing.title}/{index // 2}").choice(state.legal_moves())
     size = int(pairing.position) if pairing.game == "hex" else None
+    limits = (
+        Limits(nodes=pairing.playouts) if pairing.playouts else Limits(movetime=pairing.movetime)
+    )
     if pairing.opponent == "openspiel":
         peer = _OpenSpielPlayer(state, size, pairing.playouts, index + 1)
         peer.follow(state, opening)
-        limits = Limits(nodes=pairing.playouts)
     else:
         peer = None
-        theirs = ENGINES["alphabeta"]()
-        limits = Limits(movetime=pairing.movetime)
+        theirs = ENGINES[pairing.opponent](dict(pairing.opponent_options))
     state.play(opening)
     while not state.is_terminal():
         if state.to_move() == ours_side:
@@ -283,6 +287,33 @@ def alphabeta_pairings(games: int) -> list[Pairing]:
     ]  # fmt: skip
 
 
+PRIORS = (("Policy", "puct"), ("FPU", 0))
+"""mcts with Hex's move priors: PUCT (which the compiled walk lacks: the Python search), the
+likeliest untried move competing at FPU 0 plus its prior's term rather than every move
+first."""
+
+
+def priors_pairings(games: int) -> list[Pairing]:
+    """kibitz mcts with Hex's move priors (`PRIORS`) against alphabeta and mcts's defaults
+    at equal time, and against the same Python search without them (UCT) at equal
+    simulations: what the priors are worth apart from the compiled walk's rate."""
+    python_uct = (("Kernel", False),)
+    return [
+        Pairing("priors vs alphabeta, 0.1 s/move, Hex 7x7", "hex", "7", "alphabeta", games,
+                movetime=0.1, options=PRIORS),
+        Pairing("priors vs alphabeta, 0.2 s/move, Hex 11x11", "hex", "11", "alphabeta", games,
+                movetime=0.2, options=PRIORS),
+        Pairing("priors vs mcts defaults, 0.1 s/move, Hex 7x7", "hex", "7", "mcts", games,
+                movetime=0.1, options=PRIORS),
+        Pairing("priors vs mcts defaults, 0.2 s/move, Hex 11x11", "hex", "11", "mcts", games,
+                movetime=0.2, options=PRIORS),
+        Pairing("priors vs Kernel off (UCT), 1000 nodes, Hex 7x7", "hex", "7", "mcts", games,
+                playouts=1000, options=PRIORS + python_uct, opponent_options=python_uct),
+        Pairing("priors vs Kernel off (UCT), 1000 nodes, Hex 11x11", "hex", "11", "mcts",
+                games, playouts=1000, options=PRIORS + python_uct, opponent_options=python_uct),
+    ]  # fmt: skip
+
+
 def pairings(games: int, playouts: int) -> list[Pairing]:
     return [
         Pairing(
@@ -339,12 +370,26 @@ def run(games: int | None = None, playouts: int = 1000, quick: bool = False) -> 
     )
 
 
+PAIRING_SETS = {"alphabeta": alphabeta_pairings, "priors": priors_pairings}
+"""`main`'s choices of matches."""
+
+
 def main() -> None:
-    """`python -m benchmarks.montecarlo --games N`: only the matches against kibitz
-    alphabeta on Hex (`alphabeta_pairings`; OpenSpiel not needed)."""
+    """`python -m benchmarks.montecarlo --games N [--pairings priors] [--only TEXT]`: only
+    the matches on Hex against kibitz engines (OpenSpiel not needed): mcts's defaults
+    against alphabeta (`alphabeta_pairings`), or mcts with Hex's move priors
+    (`priors_pairings`)."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--games", type=int, default=100, help="games a pairing (default 100)")
-    for line in match_table(alphabeta_pairings(parser.parse_args().games), workers=2):
+    parser.add_argument(
+        "--pairings", choices=tuple(PAIRING_SETS), default="alphabeta", help="which matches"
+    )
+    parser.add_argument(
+        "--only", default="", help="only the pairings whose title contains this text"
+    )
+    args = parser.parse_args()
+    chosen = [p for p in PAIRING_SETS[args.pairings](args.games) if args.only in p.title]
+    for line in match_table(chosen, workers=2):
         print(line, flush=True)
 
 

@@ -180,6 +180,10 @@ class MovePriors(Capability):
     """Prior probabilities of the moves, for PUCT selection."""
 
     capability_name: ClassVar[str] = "move priors (move_priors())"
+    priors_by_default: ClassVar[bool] = True
+    """Whether `mcts` selects by these priors under its default policy (auto): False where
+    its search without them is the stronger at equal time (Hex: the compiled UCT walk, which
+    has no PUCT); the policy puct still uses them."""
 
     @abstractmethod
     def move_priors(self) -> list[tuple[Move, float]]:

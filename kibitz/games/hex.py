@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import math
 import random
 import re
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from kibitz.games.capabilities import (
     Evaluation,
     HashKey,
     MoveOrdering,
+    MovePriors,
     Playout,
     Presentation,
     SolverHooks,
@@ -54,6 +56,19 @@ _NUMBER = re.compile(r"[0-9]+")
 
 STEP_VALUE = 100
 """evaluate(): centi-units per stone of difference in the stones still needed to connect."""
+
+PRIOR_LOGITS = (1.0, 1.0, 0.5, 0.5, 5.0)
+"""`move_priors()`: the logit a cell gains by each feature, by its bit in a feature code:
+on a shortest connection of the side to move, on one of the opponent's (both: the cells
+alpha-beta tries first), next to the last move, making a bridge with a stone of the side to
+move, answering an intrusion into its bridge or edge template (the playouts' pattern)."""
+PRIOR_CENTRE = 2.0
+"""`move_priors()`: the logit a cell loses per board width of distance from the centre."""
+_PRIOR_WEIGHTS = tuple(
+    math.exp(sum(logit for bit, logit in enumerate(PRIOR_LOGITS) if code >> bit & 1))
+    for code in range(1 << len(PRIOR_LOGITS))
+)
+"""By feature code: exp(the sum of its features' logits)."""
 
 _FLAGS = bytes.maketrans(b"01", b"\x00\x01")
 """bin() digits to bytes 0 and 1, to pick bits out of a bitboard with `compress` (in C)."""
@@ -91,6 +106,11 @@ class _Geometry:
     """Per player, by bit index x: the bridges of that player that a stone at x intrudes
     on, as (the other carrier cell, the bridge's two ends); an end on the player's own edge
     (an edge template) is `width` + player, one off the board elsewhere makes no bridge."""
+    bridge_steps: tuple[tuple[int, int, int, int], ...]
+    """Per direction, the six bridges of a cell: (the cells whose bridge partner that way is
+    on the board, the partner's bit offset, the offsets of the two carrier cells)."""
+    centre_weights: tuple[float, ...]
+    """By bit index: exp(-`PRIOR_CENTRE` * the cell's hex distance from the centre / size)."""
     size_key: int
 
     def index(self, row: int, col: int) -> int:
@@ -136,6 +156,11 @@ def _geometry(size: int) -> _Geometry:
         ),
         size_key=rng.getrandbits(64),
         bridges=tuple(_bridges(size, player) for player in (0, 1)),
+        bridge_steps=_bridge_steps(size),
+        centre_weights=tuple(
+            math.exp(-PRIOR_CENTRE * _centre_distance(index, size) / (2 * size))
+            for index in range(bits)
+        ),
     )
 
 
@@ -168,6 +193,39 @@ def _bridges(size: int, player: int) -> tuple[tuple[tuple[int, int, int], ...], 
                     found.append((y_row * stride + y_col, ends[0], ends[1]))
             bridges[row * stride + col] = tuple(found)
     return tuple(bridges)
+
+
+def _bridge_steps(size: int) -> tuple[tuple[int, int, int, int], ...]:
+    """`_Geometry.bridge_steps`: a cell's bridge partners are the sums of two neighbours
+    next to each other around it, which are the bridge's carrier cells."""
+    stride = size + 1
+    steps = []
+    for k, (row_a, col_a) in enumerate(_RING):
+        row_b, col_b = _RING[(k + 1) % 6]
+        d_row, d_col = row_a + row_b, col_a + col_b
+        sources = sum(
+            1 << (row * stride + col)
+            for row in range(size)
+            for col in range(size)
+            if 0 <= row + d_row < size and 0 <= col + d_col < size
+        )
+        offsets = (d_row * stride + d_col, row_a * stride + col_a, row_b * stride + col_b)
+        steps.append((sources, *offsets))
+    return tuple(steps)
+
+
+def _shift(bits: int, offset: int) -> int:
+    """`bits` moved by `offset` bits: bit i to bit i + offset."""
+    return bits << offset if offset >= 0 else bits >> -offset
+
+
+def _bridge_cells(stones: int, empty: int, geometry: _Geometry) -> int:
+    """The empty cells that make a bridge with one of `stones` (both carriers empty)."""
+    cells = 0
+    for sources, step, carrier, other in geometry.bridge_steps:
+        ends = stones & sources & _shift(empty, -carrier) & _shift(empty, -other)
+        cells |= _shift(ends, step)
+    return cells & empty
 
 
 def _centre_distance(index: int, size: int) -> int:
@@ -265,21 +323,31 @@ def _on_shortest_paths(own: int, empty: int, start: int, goal: int, size: int) -
 
 
 @functools.lru_cache(maxsize=1 << 16)
+def _shortest_paths(size: int, black: int, white: int) -> tuple[int, int]:
+    """Per player, the empty cells on their shortest connections (`_on_shortest_paths`;
+    remembered: searches ask again and again)."""
+    geometry = _geometry(size)
+    empty = geometry.board & ~(black | white)
+    black_paths, white_paths = (
+        _on_shortest_paths(stones, empty, geometry.start[p], geometry.goal[p], size)
+        for p, stones in enumerate((black, white))
+    )
+    return black_paths, white_paths
+
+
+@functools.lru_cache(maxsize=1 << 16)
 def _cell_order(size: int, black: int, white: int) -> tuple[int, ...]:
     """The empty cells in `Hex.ordered_moves` order (remembered: searches ask again and again)."""
     geometry = _geometry(size)
     empty = geometry.board & ~(black | white)
-    paths = [
-        _on_shortest_paths(stones, empty, geometry.start[p], geometry.goal[p], size)
-        for p, stones in enumerate((black, white))
-    ]
+    paths = _shortest_paths(size, black, white)
     both = paths[0] & paths[1]
     groups = (both, (paths[0] | paths[1]) ^ both, empty & ~(paths[0] | paths[1]))
     flags = [geometry.centre_first_flags(_flags(cells, geometry.width)) for cells in groups]
     return tuple(cell for group in flags for cell in compress(geometry.centre_first, group))
 
 
-class Hex(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Playout, Presentation):
+class Hex(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Playout, MovePriors, Presentation):
     """Hex on an n x n board; player 0 is Black (b), moves first and joins top and bottom."""
 
     name: ClassVar[str] = "hex"
@@ -292,6 +360,9 @@ class Hex(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Playout, Present
     all_moves_as_first: ClassVar[bool] = True
     """A cell is worth much the same later in a game: RAVE pays (`Playout`)."""
     strong_move_order: ClassVar[bool] = True
+    priors_by_default: ClassVar[bool] = False
+    """`move_priors()` need PUCT, which only the Python search has: the compiled UCT walk
+    beats it at equal time (benchmarks/README.md, "Runs: Hex move priors for PUCT")."""
     notation_help: ClassVar[str] = (
         "Position: a board size 1-19 alone for the empty board with Black to move ('7' is "
         "the empty 7x7 board, empty text the 11x11 one), or the rows from top (row 1) to "
@@ -525,6 +596,44 @@ class Hex(Game, HashKey, Evaluation, MoveOrdering, SolverHooks, Playout, Present
         moves: list[Move] = [SWAP] if self._swap_allowed() else []
         moves.extend(_cell_order(self._geometry.size, self._stones[0], self._stones[1]))
         return moves
+
+    def move_priors(self) -> list[tuple[Move, float]]:
+        """A softmax over features of each legal move: `PRIOR_LOGITS` (the shortest
+        connections `ordered_moves()` puts first, the last move's neighbours, bridges made
+        and bridges saved) and `PRIOR_CENTRE` (nearer the centre is likelier). The swap
+        weighs as much as a move on both players' shortest connections at the swapped
+        stone's cell."""
+        if self._winner >= 0:
+            return []
+        geometry = self._geometry
+        width = geometry.width
+        side = self._side
+        stones = self._stones
+        empty = geometry.board & ~(stones[0] | stones[1])
+        paths = _shortest_paths(geometry.size, stones[0], stones[1])
+        near = saves = 0
+        last = self.last_move()
+        if last is not None and last != SWAP:
+            near = geometry.neighbours[last] & empty
+            mine = stones[side] | 1 << (width + side)  # the edge's stand-in in `bridges`
+            for carrier, end, other_end in geometry.bridges[side][last]:
+                if empty >> carrier & 1 and mine >> end & 1 and mine >> other_end & 1:
+                    saves |= 1 << carrier
+        bridges = _bridge_cells(stones[side], empty, geometry)
+        features = (paths[side], paths[side ^ 1], near, bridges, saves)  # `PRIOR_LOGITS` order
+        code = sum(
+            int.from_bytes(_flags(cells, width)[:width], "little") << bit
+            for bit, cells in enumerate(features)
+        ).to_bytes(width, "little")
+        centre = geometry.centre_weights
+        moves = _cells_of(empty, width)
+        weights = [_PRIOR_WEIGHTS[code[cell]] * centre[cell] for cell in moves]
+        if self._swap_allowed():
+            moves.append(SWAP)
+            both_paths = _PRIOR_WEIGHTS[0b11]
+            weights.append(both_paths * centre[stones[0].bit_length() - 1])
+        total = sum(weights)
+        return [(move, weight / total) for move, weight in zip(moves, weights, strict=True)]
 
     def last_move(self) -> Move | None:
         """The move played last on this object (None before any: a position read from

@@ -23,7 +23,7 @@ from kibitz.engines.mcts.simulation import NO_PLAYER, Simulations
 from kibitz.engines.mcts.tree import Node
 from kibitz.engines.types import Limits, Result, RootMove, Score
 from kibitz.games import Game, Move
-from kibitz.games.capabilities import Playout
+from kibitz.games.capabilities import MovePriors, Playout
 from kibitz.vocabulary import Bound, ScoreKind, StopReason
 
 CHECK_MOST = 64
@@ -114,8 +114,10 @@ class MCTS(Engine):
             "Priors",
             "check",
             True,
-            "Select by PUCT with the game's move priors where it has them; off = UCT "
-            "(with Policy auto; Policy puct then spreads the priors evenly).",
+            "Select by PUCT with the game's move priors where it has them (with Policy "
+            "auto only where the game says they pay: not Hex, whose compiled UCT walk is "
+            "stronger; Policy puct uses Hex's); off = UCT (with Policy auto; Policy puct "
+            "then spreads the priors evenly).",
         ),
         OptionSpec(
             "Policy",
@@ -249,10 +251,15 @@ class MCTS(Engine):
         rave = options["RAVE"] == "on" or (
             options["RAVE"] == "auto" and isinstance(state, Playout) and state.all_moves_as_first
         )
+        priors = options["Priors"] and (
+            options["Policy"] == "puct"
+            or not isinstance(state, MovePriors)
+            or state.priors_by_default
+        )
         return Settings(
             exploration=options["Exploration"] / 100,
             fpu=options["FPU"] / 100,
-            priors=options["Priors"],
+            priors=priors,
             solver=options["Solver"],
             rave=options["RAVEEquivalence"] if rave else 0,
             max_bytes=options["TreeMemory"] * 2**20,

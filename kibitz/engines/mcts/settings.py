@@ -12,7 +12,8 @@ class Settings:
     exploration: float
     fpu: float
     priors: bool
-    """The game's move priors where it has them (PUCT under policy auto; else UCT)."""
+    """The game's move priors where it has them (PUCT under policy auto; else UCT): the
+    option Priors, under policy auto only where the game's `priors_by_default`."""
     solver: bool
     rave: int
     """The RAVE equivalence parameter k (0: no RAVE)."""
