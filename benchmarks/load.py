@@ -379,6 +379,8 @@ class Answer:
     """The deepest iteration it completed."""
     best_move: bool
     """Whether it answered a move."""
+    engine_time: float = 0.0
+    """Result.time: seconds from the call's arrival at the server to its engine's answer."""
 
 
 @dataclass
@@ -479,9 +481,9 @@ async def _load(server: ServerProcess, load: Load) -> None:
                     await asyncio.sleep(0.05)
                     continue
                 queued = result.stats.get("queued_ms", 0.0)
-                answer = Answer(
-                    sent, time.perf_counter(), queued, result.depth, result.best_move is not None
-                )
+                done = time.perf_counter()
+                made = result.best_move is not None
+                answer = Answer(sent, done, queued, result.depth, made, result.time)
                 load.answers.append(answer)
 
         async def list_games() -> None:
@@ -550,6 +552,24 @@ def _late(q: float, waited: bool | None = None) -> Callable[[Load], str]:
         return _ms(percentile(sample, q)) if sample else "-"
 
     return cell
+
+
+def _split(part: Callable[[Load, Answer], float]) -> Callable[[Load], str]:
+    """p50 / p99 in ms of one part of the lateness (`part` of an answer)."""
+
+    def cell(load: Load) -> str:
+        sample = [part(load, answer) for answer in load.answers]
+        return f"{_ms(percentile(sample, 50))} / {_ms(percentile(sample, 99))}" if sample else "-"
+
+    return cell
+
+
+def _at_the_server(load: Load, answer: Answer) -> float:
+    return answer.engine_time - load.move_time
+
+
+def _on_the_way(load: Load, answer: Answer) -> float:
+    return load.late(answer) - _at_the_server(load, answer)
 
 
 def _opened(load: Load) -> str:
@@ -631,6 +651,8 @@ ROWS: tuple[tuple[str, Callable[[Load], str]], ...] = (
     ("late p50 ms (< 0: before the deadline)", _late(50)),
     ("late p99 ms", _late(99)),
     ("late max ms", _late(100)),
+    ("  of which at the server p50 / p99 ms (Result.time - move time)", _split(_at_the_server)),
+    ("  of which on the way p50 / p99 ms (the rest)", _split(_on_the_way)),
     ("waited in the queue (queued_ms > 0)", _queued),
     ("queued_ms p50 / max", _queued_ms),
     ("late p50 / max ms (count) of those that did not wait", _not_queued),
@@ -679,7 +701,9 @@ def print_loads(loads: Sequence[Load]) -> None:
     print(
         "late: when the Result arrived, against the search's own deadline (the time its Search "
         "call was\n  sent + the move time; < 0: before it); every search sent within the window "
-        "counts, also those\n  answered after it.\n"
+        "counts, also those\n  answered after it. At the server: the engine's answer (Result."
+        "time counts from the call's\n  arrival) against the move time; on the way: the rest "
+        "(the call's way in, the Result's\n  way out, through both processes' event loops).\n"
         "RSS / PSS: VmRSS / Pss summed over the server, its forkserver and workers (RSS counts a "
         "shared\n  page in each process, PSS splits it among them); sampled every second.\n"
         f"CPU s: from the start of the window to the last answer ({cores} cores: at most {cores} "

@@ -318,7 +318,9 @@ class Session:
 
         `priority` orders searches waiting for a free search slot on a busy server (higher
         first, equal ones in the order they came); a search that waited starts its stream
-        with an `Info` that has only `queued` set."""
+        with an `Info` that has only `queued` set, unless its time ran out while it waited
+        and the server answered it at once (the Result alone, its `stats["queued_ms"]`
+        set)."""
         request = pb.SearchRequest(
             session_id=self.id,
             position=position,

@@ -27,6 +27,17 @@ def cpu_count() -> int:
     return os.cpu_count() or 1
 
 
+def one_of(*choices: str) -> Callable[[str], str]:
+    """A flag's text that must be one of `choices` (an argparse type)."""
+
+    def parse(text: str) -> str:
+        if text not in choices:
+            raise argparse.ArgumentTypeError(f"must be {' or '.join(choices)}, not {text!r}")
+        return text
+
+    return parse
+
+
 @dataclass(frozen=True)
 class Flag:
     """How a setting is given to `kibitz serve`."""
@@ -164,6 +175,15 @@ class ServerConfig:
         parse=argtypes.any_seconds,
         metavar="S",
         help="close sessions idle for S seconds (default {default}; 0 = never)",
+    )
+    expired_answers: str = setting(
+        "server",
+        parse=one_of("server", "worker"),
+        metavar="{server,worker}",
+        help="who answers a search whose time ran out while it waited in the queue: the server "
+        "itself, at once, where its engine can run there (as a tiny analysis can), or the "
+        "search's worker process (which must first get a CPU); either answers the engine's "
+        "move without searching, 0 nodes (default {default})",
     )
     info_interval: float = setting(
         1.0,

@@ -8,7 +8,8 @@ the queue and runs at once without a slot: its engine answers immediately with i
 move so far (0 nodes), so that waiting never makes an answer later than its time limit.
 Such a search still needs a worker: an analysis waits for one the pool lends (pool.py),
 which never holds more than the slots plus the spare workers, so a burst of them starts no
-processes of its own.
+processes of its own; unless the server answers it itself (`Turn.expired`, see
+service.py).
 """
 
 from __future__ import annotations
@@ -18,10 +19,21 @@ import contextlib
 import heapq
 import itertools
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
 import grpc
 
 from kibitz.server.errors import ServiceError
+
+
+@dataclass(frozen=True)
+class Turn:
+    """How a search got past the queue."""
+
+    waited: float
+    """Seconds it waited in the queue (0.0 when a slot was free at once)."""
+    expired: bool = False
+    """Whether it left the queue because its deadline passed (it holds no slot)."""
 
 
 class SearchQueue:
@@ -31,7 +43,7 @@ class SearchQueue:
         self.slots = slots
         self.capacity = capacity
         self.running = 0
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._waiting: list[tuple[int, int, asyncio.Future[bool]]] = []
         self._order = itertools.count()
 
     @property
@@ -44,16 +56,17 @@ class SearchQueue:
         priority: int = 0,
         give_up: asyncio.Event | None = None,
         deadline: float | None = None,
-    ) -> AsyncIterator[float]:
+    ) -> AsyncIterator[Turn]:
         """Hold a search slot for the block (or run without one, see the module docstring);
-        yields the seconds it waited in the queue (0.0 when a slot was free at once).
-        `deadline`: the loop time at which a waiting search stops waiting."""
+        yields how it got past the queue. `deadline`: the loop time at which a waiting search
+        stops waiting."""
         loop = asyncio.get_running_loop()
         start = loop.time()
         queued = self.running >= self.slots or self.waiting > 0
         holding = await self._acquire(priority, give_up, deadline)
+        expired = not holding and not (give_up is not None and give_up.is_set())
         try:
-            yield loop.time() - start if queued else 0.0
+            yield Turn(loop.time() - start if queued else 0.0, expired)
         finally:
             if holding:
                 self._release()
@@ -71,36 +84,39 @@ class SearchQueue:
                 f"the server runs its maximum of {self.slots} searches and {self.capacity} "
                 "more are waiting; retry later (or raise --max-searches / --max-queued)",
             )
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (-priority, next(self._order), future))
-        waiters = [future]
-        if give_up is not None:
-            waiters.append(asyncio.ensure_future(give_up.wait()))
+        # the turn settles True when a slot passes to it, False when it gives up: a timer
+        # and a done-callback settle it, not tasks of their own (every search of a busy
+        # server waits here)
+        loop = asyncio.get_running_loop()
+        turn: asyncio.Future[bool] = loop.create_future()
+        heapq.heappush(self._waiting, (-priority, next(self._order), turn))
+        timer = watcher = None
         if deadline is not None:
-            waiters.append(asyncio.ensure_future(_sleep_until(deadline)))
+            timer = loop.call_at(deadline, _settle, turn, False)
+        if give_up is not None:
+            watcher = loop.create_task(give_up.wait())
+            watcher.add_done_callback(lambda _: _settle(turn, False))
         try:
-            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+            holding = await turn
         except asyncio.CancelledError:  # the call went away while waiting
-            if future.done():
+            if turn.done() and not turn.cancelled() and turn.result():
                 self._release()  # the slot came to us just as we left: pass it on
-            else:
-                future.cancel()
             raise
         finally:
-            for waiter in waiters[1:]:
-                waiter.cancel()
-        if not future.done():  # given up: leave the queue
-            future.cancel()
+            if timer is not None:
+                timer.cancel()
+            if watcher is not None:
+                watcher.cancel()
+        if not holding:  # given up: leave the queue
             self._forget_done()
-            return False
-        return True
+        return holding
 
     def _release(self) -> None:
         """Hand the slot to the next waiter, or free it."""
         while self._waiting:
-            _, _, future = heapq.heappop(self._waiting)
-            if not future.done():
-                future.set_result(None)  # the slot passes on: `running` stays
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():
+                turn.set_result(True)  # the slot passes on: `running` stays
                 return
         self.running -= 1
 
@@ -109,5 +125,7 @@ class SearchQueue:
         heapq.heapify(self._waiting)
 
 
-async def _sleep_until(when: float) -> None:
-    await asyncio.sleep(max(0.0, when - asyncio.get_running_loop().time()))
+def _settle(turn: asyncio.Future[bool], holding: bool) -> None:
+    """End a wait in the queue (unless it ended already)."""
+    if not turn.done():
+        turn.set_result(holding)

@@ -7,7 +7,7 @@ import contextlib
 import functools
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import grpc
@@ -20,7 +20,7 @@ from kibitz.server.budget import MemoryBudget
 from kibitz.server.config import ServerConfig
 from kibitz.server.errors import ServiceError
 from kibitz.server.pool import WorkerPool
-from kibitz.server.queue import SearchQueue
+from kibitz.server.queue import SearchQueue, Turn
 from kibitz.server.sessions import Session, SessionRegistry
 from kibitz.server.validation import (
     SearchJob,
@@ -304,18 +304,25 @@ class EngineService(pb_grpc.EngineServiceServicer):
         try:
             async with self.queue.slot(
                 request.priority, session.stop_requested, _queue_deadline(job, started)
-            ) as waited:
-                if waited:
-                    yield _queued_info(waited)
-                async with session.lock:
+            ) as turn:
+                if self._answers_here(turn, session.engine, session.options):
                     if session.closed:
                         raise ServiceError(grpc.StatusCode.NOT_FOUND, "the session was closed")
-                    worker = await session.live_worker()
-                    order = self._order(job, started)
-                    search = self._supervise(worker, job, order, waited, session.stop_requested)
-                    async with contextlib.aclosing(search):
-                        async for response in search:
-                            yield response
+                    setup = (session.engine, session.game, session.options)
+                    yield self._expired_answer(*setup, job, started, turn.waited)
+                else:
+                    if turn.waited:
+                        yield _queued_info(turn.waited)
+                    async with session.lock:
+                        if session.closed:
+                            raise ServiceError(grpc.StatusCode.NOT_FOUND, "the session was closed")
+                        worker = await session.live_worker()
+                        order = self._order(job, started)
+                        stop = session.stop_requested
+                        search = self._supervise(worker, job, order, turn.waited, stop)
+                        async with contextlib.aclosing(search):
+                            async for response in search:
+                                yield response
             session.searches += 1
         finally:
             session.searching = False
@@ -350,14 +357,10 @@ class EngineService(pb_grpc.EngineServiceServicer):
         options = checked_options(engine, game, {**engine.default_options(), **given})
         job = self._job(game, engine, options, request)
         if inline.eligible(engine, options, job):
-            instance = self.inline_engines.take(engine, game, options)
-            responses = self._inline(instance, job, started, progress)
-            try:
+            inline_search = self._inline_search(engine, game, options, job, started, progress)
+            with contextlib.closing(inline_search) as responses:
                 for response in responses:
                     yield response
-            finally:  # made new once the answer is on its way (the loop sends it first)
-                loop = asyncio.get_running_loop()
-                loop.call_soon(self.inline_engines.give_back, instance, game, options)
             return
         memory = MemoryBudget.need_mb(engine, options)
         self.budget.reserve(memory, f"a {game.name} analysis with {engine.name}")
@@ -366,7 +369,11 @@ class EngineService(pb_grpc.EngineServiceServicer):
         try:
             async with self.queue.slot(
                 request.priority, stop, _queue_deadline(job, started)
-            ) as waited:
+            ) as turn:
+                if self._answers_here(turn, engine, options):
+                    yield self._expired_answer(engine, game, options, job, started, turn.waited)
+                    return
+                waited = turn.waited
                 if waited and progress:
                     yield _queued_info(waited)
                 worker = self._analyses[stop] = await self.pool.lend()
@@ -385,18 +392,67 @@ class EngineService(pb_grpc.EngineServiceServicer):
             del self._analyses[stop]
             self.budget.release(memory)
 
-    def _inline(
-        self, instance: Engine, job: SearchJob, started: float, progress: bool
+    def _answers_here(self, turn: Turn, engine: type[Engine], options: dict[str, Any]) -> bool:
+        """Whether the server answers a search itself once it is past the queue: one whose
+        time ran out there (its engine answers without searching: a move, 0 nodes), where
+        its engine runs here (inline.py) and `--expired-answers` is `server`. A worker
+        would first have to get a CPU, on a machine so busy that searches queue; a session
+        then keeps its worker's engine as it was."""
+        return (
+            turn.expired
+            and self.config.expired_answers == "server"
+            and inline.runs_here(engine, options)
+        )
+
+    def _inline_search(
+        self,
+        engine: type[Engine],
+        game: type[Game],
+        options: dict[str, Any],
+        job: SearchJob,
+        started: float,
+        progress: bool,
+    ) -> Iterator[pb.SearchResponse]:
+        """A tiny search run here (inline.py) on a kept engine. The engine is made new once
+        the answer is on its way (the loop sends it first)."""
+        instance = self.inline_engines.take(engine, game, options)
+        responses = self._run_inline(instance, job, started, progress, 0.0)
+        try:
+            yield from responses
+        finally:
+            loop = asyncio.get_running_loop()
+            loop.call_soon(self.inline_engines.give_back, instance, game, options)
+
+    def _expired_answer(
+        self,
+        engine: type[Engine],
+        game: type[Game],
+        options: dict[str, Any],
+        job: SearchJob,
+        started: float,
+        waited: float,
+    ) -> pb.SearchResponse:
+        """The Result of a search whose time ran out in the queue (`_answers_here`), made
+        here on a kept engine, which answers without searching. Its engine is given back at
+        once (as new already: it searched nothing), for the next such search: these come
+        in bursts, and an engine made anew allocates its tables (10 ms for Connect Four)."""
+        instance = self.inline_engines.take(engine, game, options)
+        (answer,) = self._run_inline(instance, job, started, False, waited)
+        self.inline_engines.give_back(instance, game, options)
+        return answer
+
+    def _run_inline(
+        self, instance: Engine, job: SearchJob, started: float, progress: bool, waited: float
     ) -> list[pb.SearchResponse]:
-        """A tiny search run here (inline.py), its Result finished like a worker's; an
-        engine that fails is closed."""
+        """The responses of a search by `instance` here (inline.py), its Result finished
+        like a worker's (`waited`: seconds in the queue); an engine that fails is closed."""
         try:
             responses = inline.search(instance, job, started, self.config.max_search_time, progress)
         except Exception as exc:  # an engine bug fails this call only
             log.exception("inline search failed")
             instance.close()
             raise ServiceError(grpc.StatusCode.INTERNAL, f"engine failed: {exc}") from None
-        _finished(responses[-1].result, job, 0.0)
+        _finished(responses[-1].result, job, waited)
         return responses
 
     async def _supervise(

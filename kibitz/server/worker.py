@@ -249,20 +249,21 @@ class Worker:
     """The server's handle on one worker process; one request at a time.
 
     A watchdog kills the process when it stays silent (no heartbeat) for `heartbeat`
-    seconds: a frozen or wedged worker then fails its caller with WorkerCrashed.
+    seconds: a frozen or wedged worker then fails its caller with WorkerCrashed. Made by
+    `start()`.
     """
 
-    def __init__(self, heartbeat: float, engines: tuple[EngineDefinition, ...] = ()) -> None:
-        """`engines`: the definitions of the engines made at run time (`--config`)."""
-        self._conn, child_conn = _context.Pipe()
-        self._stop_flag = StopFlag()
-        self.process = _context.Process(
-            target=_worker_main,
-            args=(child_conn, self._stop_flag, heartbeat, engines),
-            daemon=True,
-        )
-        self.process.start()
-        child_conn.close()
+    def __init__(
+        self,
+        process: multiprocessing.process.BaseProcess,
+        conn: Connection,
+        stop_flag: StopFlag,
+        heartbeat: float,
+    ) -> None:
+        """`process`: started, serving `_worker_main` on the other end of `conn`."""
+        self.process = process
+        self._conn = conn
+        self._stop_flag = stop_flag
         self._queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self._loop = asyncio.get_running_loop()
         self._loop.add_reader(self._conn.fileno(), self._on_readable)
@@ -285,8 +286,19 @@ class Worker:
         setup: tuple[str, str, dict[str, Any]] | None = None,
         engines: tuple[EngineDefinition, ...] = (),
     ) -> Worker:
-        """A new worker; with `setup` = (game, engine, options), a configured engine."""
-        worker = cls(heartbeat, engines)
+        """A new worker; with `setup` = (game, engine, options), a configured engine.
+        `engines`: the definitions of the engines made at run time (`--config`)."""
+        conn, child_conn = _context.Pipe()
+        stop_flag = StopFlag()
+        process = _context.Process(
+            target=_worker_main, args=(child_conn, stop_flag, heartbeat, engines), daemon=True
+        )
+        # in a thread: the start waits for the forkserver to fork (for its start too, the
+        # first time), which on a busy machine held the event loop for up to seconds. (If
+        # this call is cancelled meanwhile, the process ends at once: its pipe is closed.)
+        await asyncio.to_thread(process.start)
+        child_conn.close()
+        worker = cls(process, conn, stop_flag, heartbeat)
         if setup is not None:
             try:
                 await worker.request("configure", *setup)

@@ -103,7 +103,8 @@ async def test_a_burst_of_analyses_starts_no_more_workers_than_slots_and_spares(
 
 
 async def test_an_analysis_gone_while_waiting_for_a_worker_leaves_it_to_the_next(make_server):
-    server = make_server(max_searches=1, spare_workers=0)  # the pool holds one worker
+    # the pool holds one worker, which answers even a search whose time ran out in the queue
+    server = make_server(max_searches=1, spare_workers=0, expired_answers="worker")
     pool = server.server.service.pool
     async with Client(server.address) as client:
         first = client.analyze("connect4", depth=40)
