@@ -1,9 +1,10 @@
-"""Backgammon against GNU Backgammon: how often kibitz's play is gnubg's, games against
-gnubg's weakest player and against pubeval, MCTS against expectimax at equal time, and the
-expectimax search's speed with and without Star1/Star2; and, without gnubg, the equity the
-race curves give up in bear-offs, judged by the bear-off database, and 1-ply play with the
-formula and with the TD network (option Evaluation) against pubeval. See
-benchmarks/README.md, "Backgammon".
+"""Backgammon against GNU Backgammon: how often kibitz's play is gnubg's, the equity its
+plays give up by gnubg's judgement (the opening rolls, and 500 positions from random play
+and gnubg self-play), games against gnubg's beginner, intermediate and advanced levels
+and against pubeval, MCTS against expectimax at equal time, and the expectimax search's
+speed with and without Star1/Star2; and, without gnubg, the equity the race curves give up
+in bear-offs, judged by the bear-off database, and 1-ply play with the formula and with
+the TD network (option Evaluation) against pubeval. See benchmarks/README.md, "Backgammon".
 
 Games are single games without a cube (1, 2 or 3 points), played in pairs with **common
 dice**: both games of a pair use the same sequence of rolls, the colours swapped, so that
@@ -88,15 +89,37 @@ def pubeval_player(state: Backgammon) -> Move:
     return max(state.legal_moves(), key=score)
 
 
+def random_player(seed: int) -> Player:
+    """A player choosing uniformly among the legal plays, seeded."""
+    rng = random.Random(seed)
+    return lambda state: rng.choice(state.legal_moves())
+
+
 PLAYERS: dict[str, Callable[[], Player]] = {
     "kibitz expectimax 1-ply": lambda: expectimax(depth=1),
     "kibitz 1-ply network": lambda: expectimax(depth=1, Evaluation="network"),
     "kibitz expectimax 2-ply": lambda: expectimax(depth=2),
+    "kibitz 2-ply network": lambda: expectimax(depth=2, Evaluation="network"),
     "gnubg beginner": lambda: gnubg("beginner"),
+    "gnubg intermediate": lambda: gnubg("intermediate"),
+    "gnubg advanced": lambda: gnubg("advanced"),
+    "gnubg 0-ply": lambda: gnubg("0-ply"),
     "pubeval": lambda: pubeval_player,
     "kibitz mcts 0.05 s": lambda: mcts(0.05),
     "kibitz expectimax 0.05 s": lambda: expectimax(movetime=0.05),
 }
+
+KIBITZ = {
+    "formula-1": "kibitz expectimax 1-ply",
+    "network-1": "kibitz 1-ply network",
+    "formula-2": "kibitz expectimax 2-ply",
+    "network-2": "kibitz 2-ply network",
+}
+"""kibitz's expectimax players by short name (`--players`): estimate (option Evaluation)
+and depth."""
+
+LEVELS = ("intermediate", "advanced")
+"""gnubg's noisy 0-ply levels the level pairings play (`level_pairings`)."""
 
 
 # -- games ------------------------------------------------------------------------------------
@@ -243,34 +266,164 @@ def agreement_table(count: int, seed: int) -> list[str]:
     return lines
 
 
-def opening_loss_table() -> list[str]:
+def judged_plays(judge: gnubg_driver.Gnubg, text: str) -> tuple[Backgammon, dict[Move, float]]:
+    """The position `text` (``ID:31``) and every legal play's equity as `judge` ranks it
+    (``hint`` of every play: gnubg's cubeless equity after the play, for its player)."""
+    state = Backgammon.from_position(text)
+    position_id, roll = text.split(":")
+    hints = judge.hints(position_id, (int(roll[0]), int(roll[1])), 10_000)
+    return state, {state.parse_move(hint.play): hint.equity for hint in hints}
+
+
+def _title(name: str) -> str:
+    """A `KIBITZ` name as a column title: ``formula-1`` is ``formula 1-ply``."""
+    estimate, depth = name.split("-")
+    return f"{estimate} {depth}-ply"
+
+
+OPENING_PLAYERS = ("formula-1", "formula-2", "network-1", "network-2")
+"""The opening table's columns (`KIBITZ` names)."""
+
+
+def opening_loss_table(players: tuple[str, ...] = OPENING_PLAYERS) -> list[str]:
     """The equity kibitz's opening plays give up, as gnubg judges them at 2-ply (world
-    class): per roll, then the mean."""
+    class), for each of `players` (`KIBITZ` names): per roll, then the mean."""
     judge = gnubg_driver.Gnubg("2-ply")
-    players = {depth: expectimax(depth=depth) for depth in (1, 2)}
+    choosers = {name: PLAYERS[KIBITZ[name]]() for name in players}
     lines = [
         "Opening plays: the equity kibitz's play gives up against gnubg's best, gnubg at 2-ply "
         "judging (cubeless)",
-        f"{'roll':<6}{'gnubg 2-ply':<16}{'kibitz 1-ply':<16}{'loss':>7}  "
-        f"{'kibitz 2-ply':<16}{'loss':>7}",
+        f"{'roll':<6}{'gnubg 2-ply':<16}"
+        + "".join(f"{_title(name):<16}{'loss':>7}  " for name in players).rstrip(),
     ]
-    losses: dict[int, list[float]] = {1: [], 2: []}
+    losses: dict[str, list[float]] = {name: [] for name in players}
     for high, low in OPENING_ROLLS:
-        state = Backgammon.from_position(f"{START}:{high}{low}")
-        hints = judge.hints(START, (high, low), 1000)
-        equity = {state.parse_move(hint.play): hint.equity for hint in hints}
+        state, equity = judged_plays(judge, f"{START}:{high}{low}")
         best = max(equity, key=equity.__getitem__)
         row = f"{high}{low:<5}{state.format_move(best):<16}"
-        for depth, choose in players.items():
+        for name, choose in choosers.items():
             move = choose(state)
-            losses[depth].append(equity[best] - equity[move])
-            row += f"{state.format_move(move):<16}{losses[depth][-1]:>7.3f}  "
+            losses[name].append(equity[best] - equity[move])
+            row += f"{state.format_move(move):<16}{losses[name][-1]:>7.3f}  "
         lines.append(row.rstrip())
     lines.append(
-        f"{'mean':<22}{statistics.fmean(losses[1]):>23.3f}  {statistics.fmean(losses[2]):>23.3f}"
+        f"{'mean':<22}"
+        + "".join(f"{statistics.fmean(losses[name]):>23.3f}  " for name in players).rstrip()
     )
     judge.close()
     return lines
+
+
+# -- equity lost per move -------------------------------------------------------------------------
+
+
+RATINGS = (
+    (0.002, "supernatural"),
+    (0.005, "world class"),
+    (0.008, "expert"),
+    (0.012, "advanced"),
+    (0.018, "intermediate"),
+    (0.026, "casual player"),
+    (0.035, "beginner"),
+)
+"""gnubg's names for an error rate (equity lost per move) below each bound (gnubg 1.07,
+analysis.c, ``arThrsRating``); at 0.035 and above: awful."""
+
+
+def rating(loss: float) -> str:
+    """gnubg's name for the error rate `loss` (equity per move)."""
+    return next((name for bound, name in RATINGS if loss < bound), "awful")
+
+
+EQUITY_PLAYERS = ("formula-1", "network-1", "formula-2")
+"""The kibitz rows of the equity-loss table by default (`KIBITZ` names)."""
+
+REFERENCE_PLAYERS = ("pubeval", "gnubg intermediate", "gnubg advanced", "gnubg 0-ply")
+"""Rows that put kibitz's in scale: pubeval, two of gnubg's noisy levels and its 0-ply
+(expert) play, which loses nothing by its own judgement (a check of the table) and shows
+how far 0-ply is from 2-ply by the 2-ply judge's."""
+
+
+def loss_positions(count: int, seed: int) -> dict[str, list[str]]:
+    """`count` positions with their roll and more than one play, races and bear-offs
+    included, by title: half from games of random play (one position in ten; the dice
+    seeded by `seed`, the plays by `seed` + 1), half from gnubg 0-ply self-play (one in
+    five; the dice seeded by `seed` + 2). An opening position can come more than once."""
+
+    def anywhere(me: list[int], opp: list[int]) -> bool:
+        return True
+
+    half = count // 2
+    return {
+        f"{half} from random play": positions_from_play(
+            half, seed, random_player(seed + 1), anywhere, 0.1
+        ),
+        f"{count - half} from gnubg 0-ply self-play": positions_from_play(
+            count - half, seed + 2, gnubg("0-ply"), anywhere, 0.2
+        ),
+    }
+
+
+def _choose(task: tuple[str, str]) -> tuple[str, float]:
+    """Player `name`'s play of `text` (``ID:31``), written out, and the seconds it took."""
+    name, text = task
+    state = Backgammon.from_position(text)
+    start = time.perf_counter()
+    move = _player(name)(state)
+    return state.format_move(move), time.perf_counter() - start
+
+
+def equity_players(kibitz: tuple[str, ...]) -> tuple[str, ...]:
+    """The equity-loss table's players: `kibitz` (`KIBITZ` names), then the references."""
+    return (*(KIBITZ[name] for name in kibitz), *REFERENCE_PLAYERS)
+
+
+def equity_loss_table(
+    count: int, seed: int, players: tuple[str, ...], workers: int, judge_setting: str = "0-ply"
+) -> Iterator[str]:
+    """The equity each of `players` (`PLAYERS` names) gives up against gnubg's best play
+    on the `loss_positions`, every legal play ranked by gnubg at `judge_setting`: the share
+    of gnubg's best play, the mean loss per move, the same in millipoints (gnubg's "error
+    rate") with gnubg's name for it, the worst, and the time a play took (wall, in the
+    worker). The lines come each player's as soon as its plays are chosen."""
+    sets = loss_positions(count, seed)
+    judge = gnubg_driver.Gnubg(judge_setting)
+    judged = {text: judged_plays(judge, text) for texts in sets.values() for text in texts}
+    judge.close()
+    yield (
+        f"Equity lost per move against gnubg's best, gnubg 1.07 at {judge_setting} ranking every "
+        f"legal play (cubeless, gammons counted; seed {seed}): positions with their roll and "
+        "more than one play"
+    )
+    yield (
+        f"{'player':<26}{'positions':<34}{'best':>7}{'loss/move':>11}{'mEMG':>7}  "
+        f"{'gnubg rating':<15}{'worst':>7}{'ms/move':>9}"
+    )
+    context = multiprocessing.get_context("forkserver")
+    with context.Pool(workers) as pool:
+        for name in players:
+            tasks = [(name, text) for text in judged]
+            answers = dict(zip(judged, pool.map(_choose, tasks, chunksize=4), strict=True))
+            rows = {**sets, f"all {count}": [text for texts in sets.values() for text in texts]}
+            for index, (title, texts) in enumerate(rows.items()):
+                losses, seconds = [], []
+                for text in texts:
+                    state, equity = judged[text]
+                    play, took = answers[text]
+                    losses.append(max(equity.values()) - equity[state.parse_move(play)])
+                    seconds.append(took)
+                loss = statistics.fmean(losses)
+                best = sum(found <= 1e-9 for found in losses) / len(losses)
+                yield (
+                    f"{name if index == 0 else '':<26}{title:<34}{best:>7.1%}{loss:>11.4f}"
+                    f"{1000 * loss:>7.1f}  {rating(loss):<15}{max(losses):>7.3f}"
+                    f"{1000 * statistics.fmean(seconds):>9.1f}"
+                )
+    yield (
+        "best: gnubg's best play (its equity, to gnubg's three decimals); mEMG: millipoints "
+        "per move, gnubg's error rate; gnubg rating: its name for that error rate "
+        "(chequer play only here)"
+    )
 
 
 # -- bear-offs ------------------------------------------------------------------------------------
@@ -455,6 +608,10 @@ def hint_time_table(positions: list[str]) -> list[str]:
     return lines
 
 
+LEVEL_PLAYERS = ("formula-2", "network-1")
+"""The kibitz players of the level pairings by default (`KIBITZ` names)."""
+
+
 def pairings(pairs: int) -> list[Pairing]:
     return [
         Pairing("kibitz expectimax 1-ply", "gnubg beginner", pairs),
@@ -463,7 +620,13 @@ def pairings(pairs: int) -> list[Pairing]:
         Pairing("kibitz expectimax 2-ply", "pubeval", pairs),
         Pairing("kibitz mcts 0.05 s", "kibitz expectimax 0.05 s", pairs),
         *network_pairings(pairs)[1:],
+        *level_pairings(pairs, LEVEL_PLAYERS),
     ]
+
+
+def level_pairings(pairs: int, players: tuple[str, ...]) -> list[Pairing]:
+    """Each of `players` (`KIBITZ` names) against gnubg's `LEVELS`."""
+    return [Pairing(KIBITZ[name], f"gnubg {level}", pairs) for name in players for level in LEVELS]
 
 
 def network_pairings(pairs: int) -> list[Pairing]:
@@ -488,6 +651,10 @@ def run(pairs: int | None = None, quick: bool = False) -> None:
     for line in opening_loss_table():
         print(line)
     print()
+    players = equity_players(EQUITY_PLAYERS)
+    for line in equity_loss_table(EQUITY_COUNT[quick], EQUITY_SEED, players, workers=2):
+        print(line, flush=True)
+    print()
     timed = sample_positions(5 if quick else 20, seed=2)
     for line in speed_table(timed, depth=2):
         print(line)
@@ -497,6 +664,23 @@ def run(pairs: int | None = None, quick: bool = False) -> None:
     print()
     for line in match_table(pairings(pairs or (2 if quick else 100)), workers=2):
         print(line, flush=True)
+
+
+EQUITY_COUNT = {False: 500, True: 20}
+"""Positions of the equity-loss table, by `--quick`."""
+
+EQUITY_SEED = 5
+
+
+def _names(text: str) -> tuple[str, ...]:
+    """`--players`: `KIBITZ` names separated by commas."""
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    unknown = [name for name in names if name not in KIBITZ]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown player {', '.join(map(repr, unknown or [text]))} (known: {', '.join(KIBITZ)})"
+        )
+    return names
 
 
 def main(argv: list[str]) -> None:
@@ -519,17 +703,67 @@ def main(argv: list[str]) -> None:
         help="only the bear-off table (200 positions, --quick 20; needs the database: "
         f"{bearoff.BUILD_COMMAND})",
     )
+    parser.add_argument(
+        "--equity-loss",
+        action="store_true",
+        help=f"only the equity lost per move, gnubg judging ({EQUITY_COUNT[False]} positions, "
+        f"--quick {EQUITY_COUNT[True]}; kibitz rows: --players, default "
+        f"{','.join(EQUITY_PLAYERS)})",
+    )
+    parser.add_argument(
+        "--judge",
+        choices=("0-ply", "2-ply"),
+        default="0-ply",
+        help="gnubg's setting ranking the plays of the equity-loss table (default 0-ply)",
+    )
+    parser.add_argument(
+        "--openings",
+        action="store_true",
+        help="only the opening plays' equity loss, gnubg 2-ply judging (kibitz columns: "
+        f"--players, default {','.join(OPENING_PLAYERS)})",
+    )
+    parser.add_argument(
+        "--gnubg-levels",
+        action="store_true",
+        help=f"only games against gnubg {' and '.join(LEVELS)} (kibitz players: --players, "
+        f"default {','.join(LEVEL_PLAYERS)})",
+    )
+    parser.add_argument(
+        "--players",
+        type=_names,
+        help=f"kibitz players for --equity-loss, --openings, --gnubg-levels, separated by "
+        f"commas: {', '.join(KIBITZ)} (estimate and depth)",
+    )
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        help="pairs of games a pairing for --network and --gnubg-levels (default 100, --quick 2)",
+    )
     args = parser.parse_args(argv)
     # the workers' numpy (the TD network's small matrices) on one thread: more only spin
     for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(variable, "1")
-    if args.bearoff:
+    pairs = args.pairs or (2 if args.quick else 100)
+    needs_gnubg = args.times or args.equity_loss or args.openings or args.gnubg_levels
+    if needs_gnubg and not gnubg_driver.available():
+        print("skipped: gnubg is missing (bash scripts/peers.sh installs it)")
+    elif args.bearoff:
         for line in bearoff_table(20 if args.quick else 200, seed=3):
             print(line)
     elif args.network:
-        for line in match_table(network_pairings(2 if args.quick else 100), workers=2):
+        for line in match_table(network_pairings(pairs), workers=2):
             print(line, flush=True)
-    elif args.times and gnubg_driver.available():
+    elif args.equity_loss:
+        count, players = EQUITY_COUNT[args.quick], equity_players(args.players or EQUITY_PLAYERS)
+        for line in equity_loss_table(count, EQUITY_SEED, players, 2, args.judge):
+            print(line, flush=True)
+    elif args.openings:
+        for line in opening_loss_table(args.players or OPENING_PLAYERS):
+            print(line)
+    elif args.gnubg_levels:
+        for line in match_table(level_pairings(pairs, args.players or LEVEL_PLAYERS), workers=2):
+            print(line, flush=True)
+    elif args.times:
         for line in hint_time_table(sample_positions(5 if args.quick else 20, seed=2)):
             print(line)
     else:
