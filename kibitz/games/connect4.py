@@ -48,18 +48,19 @@ CELL_WEIGHTS = (
     (3, 4, 5, 7, 5, 4, 3),
 )
 """Number of possible fours through each cell (rows bottom to top)."""
-WEIGHT_MASKS = tuple(
-    (
-        weight,
-        sum(
-            1 << (_STRIDE * col + row)
-            for row in range(HEIGHT)
-            for col in range(WIDTH)
-            if CELL_WEIGHTS[row][col] == weight
-        ),
+WEIGHT_PLANES = tuple(
+    sum(
+        1 << (_STRIDE * col + row)
+        for row in range(HEIGHT)
+        for col in range(WIDTH)
+        if CELL_WEIGHTS[row][col] >> plane & 1
     )
-    for weight in sorted({w for row in CELL_WEIGHTS for w in row})
+    for plane in range(4)
 )
+"""The bits of CELL_WEIGHTS (all below 16) as four cell sets: plane k holds the cells whose
+weight has bit k set, so the stones' total weight is the sum of popcount(stones & plane k)
+shifted left by k."""
+_PLANE0, _PLANE1, _PLANE2, _PLANE3 = WEIGHT_PLANES
 THREAT_VALUE = 30
 CAN_WIN_NOW = 5_000
 """evaluate() when the side to move has an immediate win (search should find it anyway)."""
@@ -151,7 +152,13 @@ _COLUMN_OF_CELL = {1 << (_STRIDE * col + row): col for col in range(WIDTH) for r
 
 
 def _weight(stones: int) -> int:
-    return sum(weight * (stones & cells).bit_count() for weight, cells in WEIGHT_MASKS)
+    """The total CELL_WEIGHTS of `stones` (four popcounts: WEIGHT_PLANES)."""
+    return (
+        (stones & _PLANE0).bit_count()
+        + ((stones & _PLANE1).bit_count() << 1)
+        + ((stones & _PLANE2).bit_count() << 2)
+        + ((stones & _PLANE3).bit_count() << 3)
+    )
 
 
 class ConnectFour(

@@ -225,6 +225,7 @@ class AlphaBeta(Engine):
             multipv=limits.multipv,
             aspiration=int(options["Aspiration"]),
             check_every=KERNEL_CHECK_EVERY if kernel is not None else CHECK_EVERY,
+            compiled=nodes if isinstance(nodes, KernelNodeSearch) else None,
         )
         if limits.solve:
             completed, completed_depth, solved, stop_reason = solve(root)

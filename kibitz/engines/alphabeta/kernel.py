@@ -1,7 +1,8 @@
-"""The bridge to a compiled kernel: `NodeSearch` with each root move's subtree in C.
+"""The bridge to a compiled kernel: `NodeSearch` with the root's passes and subtrees in C.
 
-The kernel (`kernels/`) repeats `NodeSearch.search` node for node over a `NativeTable`.
-The root stays in Python; for each subtree the counters (nodes, seldepth, the proven-result
+The kernel (`kernels/`) repeats `NodeSearch.search` node for node over a `NativeTable`, and
+`RootSearch.search_root`'s pass over the root moves in one call (`root_pass`). The rest of
+the root stays in Python; for each kernel call the counters (nodes, seldepth, the proven-result
 counter, cutoff statistics) go into the kernel and come back out, also when a stop raised
 in the kernel's poll unwinds it.
 """
@@ -13,7 +14,7 @@ from typing import Any
 from kibitz.engines.alphabeta.kernels import NativeTable
 from kibitz.engines.alphabeta.nodes import NodeSearch
 from kibitz.engines.alphabeta.ordering import QuietMoveOrdering
-from kibitz.games import Game
+from kibitz.games import Game, Move
 
 CHECK_EVERY = 8192
 """Nodes between two polls of the clock and the stop signal: the kernel visits nodes about
@@ -42,6 +43,35 @@ class KernelNodeSearch(NodeSearch):
         self.kernel = kernel
 
     def subtree(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        kernel = self._enter()
+        try:
+            value = kernel.search(self.state, depth, alpha, beta, ply)
+        finally:
+            self._leave()
+        self.pv[ply] = kernel.line(ply)
+        return value
+
+    def root_pass(
+        self, moves: list[Move], depth: int, alpha: int, beta: int, multipv: int
+    ) -> tuple[int, int, list[tuple[int, int, bool, tuple[Move, ...]]]]:
+        """`RootSearch.search_root`'s whole pass over the root `moves` in one kernel call:
+        (status, value, (score, bound, proven, pv) of each move searched)."""
+        kernel = self._enter()
+        try:
+            return kernel.root_pass(self.state, moves, depth, alpha, beta, multipv)
+        finally:
+            self._leave()
+
+    def root_values(self, moves: list[Move]) -> list[int]:
+        """`RootSearch.static_values` of the root `moves`, in their order."""
+        return self.kernel.root_values(self.state, moves)
+
+    def table_line(self, pv: list[Move], depth: int) -> list[Move]:
+        """`RootSearch.extend_pv`: `pv` followed by the table's (or forced) moves."""
+        return self.kernel.table_line(self.state, pv, depth)
+
+    def _enter(self) -> Any:
+        """The kernel, with the counters handed to it."""
         kernel = self.kernel
         kernel.nodes = self.nodes
         kernel.next_check = self.next_check
@@ -49,17 +79,17 @@ class KernelNodeSearch(NodeSearch):
         kernel.horizon = self.horizon
         kernel.cutoffs = self.cutoffs
         kernel.first_cutoffs = self.first_cutoffs
-        try:
-            value = kernel.search(self.state, depth, alpha, beta, ply)
-        finally:
-            self.nodes = kernel.nodes
-            self.next_check = kernel.next_check
-            self.seldepth = kernel.seldepth
-            self.horizon = kernel.horizon
-            self.cutoffs = kernel.cutoffs
-            self.first_cutoffs = kernel.first_cutoffs
-        self.pv[ply] = kernel.line(ply)
-        return value
+        return kernel
+
+    def _leave(self) -> None:
+        """Take the counters back from the kernel (also when a stop unwinds it)."""
+        kernel = self.kernel
+        self.nodes = kernel.nodes
+        self.next_check = kernel.next_check
+        self.seldepth = kernel.seldepth
+        self.horizon = kernel.horizon
+        self.cutoffs = kernel.cutoffs
+        self.first_cutoffs = kernel.first_cutoffs
 
     def _poll(self, ply: int) -> None:
         """`check` for the kernel, which keeps its own node counter meanwhile."""

@@ -10,7 +10,7 @@ means the root is solved: deepening stops.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kibitz.engines.alphabeta.nodes import (
     CLAMP,
@@ -25,6 +25,9 @@ from kibitz.engines.driver import SearchDriver
 from kibitz.engines.types import WIN, WIN_THRESHOLD, RootMove, Score
 from kibitz.games import Game, Move
 from kibitz.vocabulary import StopReason
+
+if TYPE_CHECKING:
+    from kibitz.engines.alphabeta.kernel import KernelNodeSearch
 
 ASPIRATION_GROWTH = 4
 """Factor by which an aspiration window widens after a fail."""
@@ -101,8 +104,12 @@ class RootSearch:
         multipv: int,
         aspiration: int,
         check_every: int,
+        compiled: KernelNodeSearch | None = None,
     ) -> None:
+        """`compiled`: `nodes` where it is a compiled kernel's, which then also does the
+        passes over the root, the static values and the table's lines."""
         self.nodes = nodes
+        self.compiled = compiled
         self.state: Game = nodes.state
         self.table = table
         self.driver = driver
@@ -208,6 +215,8 @@ class RootSearch:
         k-th best exact score so far (full window until k exact scores exist); the others
         get null-window bounds. Returns (status, value): a fail high stops at once.
         """
+        if self.compiled is not None:
+            return self._compiled_search_root(self.compiled, depth, alpha0, beta0)
         nodes = self.nodes
         nodes.nodes += 1
         state = self.state
@@ -251,6 +260,24 @@ class RootSearch:
             return FAIL_LOW, max(line.score for line in self.roots)
         return OK, exact[0]
 
+    def _compiled_search_root(
+        self, compiled: KernelNodeSearch, depth: int, alpha0: int, beta0: int
+    ) -> tuple[int, int]:
+        """`search_root` in one kernel call; the lines and `live` as the Python pass leaves
+        them (`live` is set when the pass ends, not as it goes)."""
+        moves = [line.move for line in self.roots]
+        status, value, results = compiled.root_pass(moves, depth, alpha0, beta0, self.multipv)
+        best: Line | None = None
+        for line, (score, bound, proven, pv) in zip(self.roots, results, strict=False):
+            line.score, line.bound, line.proven, line.pv = score, bound, proven, pv
+            if bound == EXACT and (best is None or score >= best.score):
+                best = line
+        if status == FAIL_HIGH:
+            self.fail_high_line = self.roots[len(results) - 1]
+        if best is not None:
+            self.live = (depth, best.to_score(), list(best.pv))
+        return status, value
+
     # -- answers without a completed search -----------------------------------------------------
 
     def static_lines(self, lower: int, upper: int, best: Line | None) -> list[Line]:
@@ -280,6 +307,9 @@ class RootSearch:
         static evaluation (computed once). On a very wide root (Nim with 16 heaps of 1000
         has 16000 moves) evaluating, and then answering with, every move would cost more
         than the search it stands in for."""
+        if self._static_values is None and self.compiled is not None:
+            moves = [root.move for root in self.roots[:STATIC_MOVES]]
+            self._static_values = dict(zip(moves, self.compiled.root_values(moves), strict=True))
         if self._static_values is None:
             state = self.state
             values = self._static_values = {}
@@ -306,6 +336,8 @@ class RootSearch:
         """Follow transposition-table moves past the end of `pv` (legality-checked)."""
         if not self.table.size:
             return pv
+        if self.compiled is not None:
+            return self.compiled.table_line(pv, depth)
         state = self.state
         played = 0
         try:

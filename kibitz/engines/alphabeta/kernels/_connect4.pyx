@@ -1,9 +1,11 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Connect Four's node search in C: `NodeSearch.search` and `quiesce`, node for node.
 
-The engine (`KernelNodeSearch`) calls `Connect4Search.search` for each root move's subtree in
-place of `NodeSearch.search` (the option Kernel). Everything the Python search does per node is done here in
-the same order: node counting and polling, terminal values, mate-distance pruning, the
+The engine (`KernelNodeSearch`, the option Kernel) calls `Connect4Search.root_pass` for each
+pass over the root moves in place of `RootSearch.search_root`, which searches every root
+move's subtree in place of `NodeSearch.search`; `root_values` and `table_line` stand in for
+the root's static values and table lines. Everything the Python search does per node is
+done here in the same order: node counting and polling, terminal values, mate-distance pruning, the
 solving hooks (`winning_moves`, `non_losing_moves` and the bounds they imply), symmetric
 table keys, TT cutoffs with the proven-result (`horizon`) bookkeeping, threat ordering with
 the table move first, PVS, fail-soft bounds, stores and principal variations. Killer and
@@ -23,10 +25,13 @@ from kibitz.engines.alphabeta.kernels._table cimport (
     NativeTable,
     table_lookup,
     table_prefetch,
+    table_slot,
     table_store,
 )
+from kibitz.games.connect4_bits cimport has_four, line_ends, winning_cells
 
 from kibitz.engines.alphabeta import table as _tt
+from kibitz.engines.alphabeta.root import FAIL_HIGH, FAIL_LOW, OK
 from kibitz.engines import types as _types
 from kibitz.games import connect4 as _rules
 
@@ -56,13 +61,12 @@ cdef int CAN_WIN_NOW = _rules.CAN_WIN_NOW
 
 cdef uint64_t BOTTOM[WIDTH]
 cdef uint64_t COLUMN[WIDTH]
+cdef uint64_t TOP[WIDTH]
 cdef uint64_t BOTTOM_ROW = 0
 cdef uint64_t BOARD = 0
 cdef int TIEBREAK_COLUMN[8]  # tiebreak (7 - rank in centre-first order) -> column
 cdef uint64_t MIRROR_BIT[STRIDE * WIDTH]
-cdef int WEIGHTS = len(_rules.WEIGHT_MASKS)
-cdef int WEIGHT[16]
-cdef uint64_t WEIGHT_CELLS[16]
+cdef uint64_t WEIGHT_PLANE[4]
 
 
 def _init_tables() -> None:
@@ -71,54 +75,18 @@ def _init_tables() -> None:
     for col in range(WIDTH):
         BOTTOM[col] = (<uint64_t> 1) << (STRIDE * col)
         COLUMN[col] = (((<uint64_t> 1) << HEIGHT) - 1) << (STRIDE * col)
+        TOP[col] = BOTTOM[col] << (HEIGHT - 1)
         BOTTOM_ROW |= BOTTOM[col]
         BOARD |= COLUMN[col]
         for row in range(STRIDE):
             MIRROR_BIT[STRIDE * col + row] = (<uint64_t> 1) << (STRIDE * (WIDTH - 1 - col) + row)
     for rank, col in enumerate(_rules.CENTRE_FIRST):
         TIEBREAK_COLUMN[7 - rank] = col
-    for rank, (weight, cells) in enumerate(_rules.WEIGHT_MASKS):
-        WEIGHT[rank] = weight
-        WEIGHT_CELLS[rank] = cells
+    for rank, cells in enumerate(_rules.WEIGHT_PLANES):
+        WEIGHT_PLANE[rank] = cells
 
 
 _init_tables()
-
-
-cdef inline uint64_t line_ends(uint64_t s) noexcept nogil:
-    """`connect4._line_ends`: cells completing four in a row with stones `s`."""
-    cdef uint64_t r = (s << 1) & (s << 2) & (s << 3)
-    cdef uint64_t p = (s << 7) & (s << 14)
-    r |= p & ((s << 21) | (s >> 7))
-    p = (s >> 7) & (s >> 14)
-    r |= p & ((s << 7) | (s >> 21))
-    p = (s << 6) & (s << 12)
-    r |= p & ((s << 18) | (s >> 6))
-    p = (s >> 6) & (s >> 12)
-    r |= p & ((s << 6) | (s >> 18))
-    p = (s << 8) & (s << 16)
-    r |= p & ((s << 24) | (s >> 8))
-    p = (s >> 8) & (s >> 16)
-    r |= p & ((s << 8) | (s >> 24))
-    return r
-
-
-cdef inline uint64_t winning_cells(uint64_t stones, uint64_t mask) noexcept nogil:
-    return line_ends(stones) & (BOARD ^ mask)
-
-
-cdef inline bint has_four(uint64_t s) noexcept nogil:
-    cdef uint64_t m = s & (s >> STRIDE)
-    if m & (m >> (2 * STRIDE)):
-        return True
-    m = s & (s >> HEIGHT)
-    if m & (m >> (2 * HEIGHT)):
-        return True
-    m = s & (s >> (HEIGHT + 2))
-    if m & (m >> (2 * (HEIGHT + 2))):
-        return True
-    m = s & (s >> 1)
-    return (m & (m >> 2)) != 0
 
 
 cdef inline uint64_t mirror(uint64_t bits) noexcept nogil:
@@ -130,10 +98,13 @@ cdef inline uint64_t mirror(uint64_t bits) noexcept nogil:
 
 
 cdef inline int weight(uint64_t stones) noexcept nogil:
-    cdef int total = 0, i
-    for i in range(WEIGHTS):
-        total += WEIGHT[i] * popcount(stones & WEIGHT_CELLS[i])
-    return total
+    """`connect4._weight`: the stones' total cell weight, from its four bit planes."""
+    return (
+        popcount(stones & WEIGHT_PLANE[0])
+        + (popcount(stones & WEIGHT_PLANE[1]) << 1)
+        + (popcount(stones & WEIGHT_PLANE[2]) << 2)
+        + (popcount(stones & WEIGHT_PLANE[3]) << 3)
+    )
 
 
 cdef inline int from_table(int score, int ply) noexcept:
@@ -171,6 +142,129 @@ cdef class Connect4Search:
 
     def search(self, state, int depth, int alpha, int beta, int ply) -> int:
         """`NodeSearch.search(depth, alpha, beta, ply)` on the ConnectFour `state`."""
+        self.load(state, ply)
+        return self._search(depth, alpha, beta, ply)
+
+    def root_pass(self, state, moves, int depth, int alpha0, int beta0, int multipv):
+        """`RootSearch.search_root`'s pass over the root `moves` (columns, in search order)
+        of the ConnectFour `state`, which stays untouched: polls pass ply 0.
+
+        Returns (status, value, lines): `lines` holds (score, bound, proven, pv) for each
+        move searched, in order; a fail high ends the pass at its move. Counts the root's
+        node, as the Python pass does.
+        """
+        self.load(state, 0)
+        self.nodes += 1
+        cdef int exact[WIDTH]
+        cdef int count = 0, alpha, value, best = -INF, i, col
+        cdef long long h0
+        lines = []
+        for col in moves:
+            alpha = alpha0
+            if count >= multipv and exact[multipv - 1] > alpha:
+                alpha = exact[multipv - 1]
+            h0 = self.horizon
+            self.play(col)
+            if count < multipv or not self.pvs:
+                value = -self._search(depth - 1, -beta0, -alpha, 1)
+            else:
+                value = -self._search(depth - 1, -alpha - 1, -alpha, 1)
+                if alpha < value < beta0:
+                    value = -self._search(depth - 1, -beta0, -alpha, 1)
+            self.undo()
+            if value > best:
+                best = value
+            if value <= alpha:
+                lines.append((value, UPPER, self.horizon == h0, (col,)))
+                continue
+            lines.append((value, LOWER if value >= beta0 else EXACT, self.horizon == h0,
+                          (col,) + self.line(1)))
+            if value >= beta0:
+                return FAIL_HIGH, value, lines
+            i = count  # insert into the exact scores, best first
+            while i > 0 and exact[i - 1] < value:
+                exact[i] = exact[i - 1]
+                i -= 1
+            exact[i] = value
+            count += 1
+        if count < multipv:
+            return FAIL_LOW, best, lines
+        return OK, exact[0], lines
+
+    def root_values(self, state, moves) -> list:
+        """`RootSearch.static_values` for the root `moves` of `state`: each move's value by
+        the rules (a win, a full board) or the clamped evaluation, from the root's side."""
+        self.load(state, 0)
+        values = []
+        cdef int col
+        for col in moves:
+            self.play(col)
+            if self.won:
+                values.append(WIN - 1)
+            elif self.moves == CELLS:
+                values.append(0)
+            else:
+                values.append(-self.evaluate())
+            self.undo()
+        return values
+
+    def table_line(self, state, pv, int depth) -> list:
+        """`RootSearch.extend_pv`: `pv` (played from `state`, which stays untouched)
+        followed by the table's moves, or where the table has none and the hooks are on
+        the forced ones (`root.forced_move`), while legal, up to `depth` moves. The table's
+        entries are read without counting probes. (No position repeats: every move adds a
+        stone.)"""
+        self.load(state, 0)
+        line = list(pv)
+        cdef int col, move
+        for col in pv:
+            self.play(col)
+        while len(line) < depth and not self.won and self.moves < CELLS:
+            move = self.table_move()
+            if move < 0 and self.hooks:
+                move = self.forced_move()
+            if move < 0 or self.mask & TOP[move]:  # none, or its column is full
+                break
+            self.play(move)
+            line.append(move)
+        return line
+
+    cdef int table_move(self) noexcept:
+        """`RootSearch.table_move`: the table's move for the position, -1 if none."""
+        cdef uint64_t key = self.current + self.mask, mirror_key
+        cdef bint mirrored = False
+        if self.symmetry:
+            mirror_key = self.mirror_current + self.mirror_mask
+            if mirror_key < key:
+                key = mirror_key
+                mirrored = True
+        if self.table.size == 0:
+            return -1
+        cdef Entry* entry = table_slot(self.table, key)
+        if entry.bound == 0 or entry.key != key or entry.move < 0:
+            return -1
+        return WIDTH - 1 - entry.move if mirrored else entry.move
+
+    cdef int forced_move(self) noexcept:
+        """`root.forced_move`: a win on the spot (centre first), else the only move that
+        does not lose at once, else (every move loses at once) the first move; -1 if none."""
+        cdef uint64_t wins = self.possible() & winning_cells(self.current, self.mask)
+        cdef int moves[WIDTH]
+        cdef int tiebreak, count
+        if wins:
+            for tiebreak in range(7, 0, -1):
+                if wins & COLUMN[TIEBREAK_COLUMN[tiebreak]]:
+                    return TIEBREAK_COLUMN[tiebreak]
+        count = self.non_losing_moves(moves)
+        if count == 1:
+            return moves[0]
+        if count == 0:
+            self.by_threats(self.possible(), moves)
+            return moves[0]
+        return -1
+
+    cdef load(self, state, int ply):
+        """Copy `state`'s position; `ply` is the ply of its node (for polls and lines)."""
         current, mask = state.bitboards()
         self.current = current
         self.mask = mask
@@ -181,7 +275,6 @@ cdef class Connect4Search:
         if ply + CELLS - self.moves >= KERNEL_PLIES:
             raise ValueError(f"ply {ply} is beyond the kernel's line buffer")
         self.entry_ply = ply
-        return self._search(depth, alpha, beta, ply)
 
     def line(self, int ply) -> tuple:
         """The principal variation found from `ply` on (as `NodeSearch.pv[ply]`)."""

@@ -16,6 +16,7 @@ cdef extern from *:
 
 cdef enum:
     STORE_LOG = 4096  # stores whose slots `clear` empties one by one; after more, all slots
+    HASHFULL_SAMPLE = 1000  # the first slots, whose use `hashfull` reports
 
 
 cdef class NativeTable:
@@ -23,6 +24,7 @@ cdef class NativeTable:
     cdef size_t bytes
     cdef size_t stored[STORE_LOG]  # the slots of the first STORE_LOG stores since a clear
     cdef long long stores  # stores since the table was made or cleared
+    cdef long long sample_used  # slots of the first HASHFULL_SAMPLE holding this generation
     cdef readonly Py_ssize_t size
     cdef public uint32_t generation
     cdef public long long probes
@@ -71,6 +73,10 @@ cdef inline void table_store(
                 move = old.move
         elif old.generation == table.generation and depth < old.depth:
             return
+    if (old.bound == 0 or old.generation != table.generation) and (
+        <size_t> (old - table.slots) < HASHFULL_SAMPLE
+    ):
+        table.sample_used += 1
     if score >= table.win_threshold:
         score += ply
     elif score <= -table.win_threshold:

@@ -110,6 +110,7 @@ cdef class NativeTable:
                 for i in range(stores):
                     memset(&slots[self.stored[i]], 0, sizeof(Entry))
         self.stores = 0
+        self.sample_used = 0
         self.generation = 0
         self.probes = 0
         self.hits = 0
@@ -117,6 +118,7 @@ cdef class NativeTable:
     def new_search(self) -> None:
         """Start a new generation (entries of earlier searches become replaceable)."""
         self.generation += 1
+        self.sample_used = 0
         self.probes = 0
         self.hits = 0
 
@@ -142,11 +144,9 @@ cdef class NativeTable:
         return entry.move
 
     def hashfull(self) -> int:
-        """Permille of the first 1000 slots holding an entry of the current generation."""
-        cdef Py_ssize_t sample = min(1000, self.size), used = 0, i
+        """Permille of the first 1000 slots holding an entry of the current generation,
+        counted as stores fill them (a search reports it with every Info)."""
+        cdef Py_ssize_t sample = min(HASHFULL_SAMPLE, self.size)
         if sample == 0:
             return 0
-        for i in range(sample):
-            if self.slots[i].bound != 0 and self.slots[i].generation == self.generation:
-                used += 1
-        return used * 1000 // sample
+        return self.sample_used * 1000 // sample

@@ -8,6 +8,8 @@ the same result with or without the kernel (tests/engines/test_mcts.py checks it
 
 from libc.stdint cimport uint64_t
 
+from kibitz.games.connect4_bits cimport has_four
+
 cdef int WIDTH = 7
 cdef int CELLS = 42
 cdef uint64_t BOTTOM[7]
@@ -17,21 +19,6 @@ for _col in range(7):
     BOTTOM[_col] = (<uint64_t>1) << (7 * _col)
     TOP[_col] = (<uint64_t>1) << (7 * _col + 5)
     COLUMN[_col] = (<uint64_t>63) << (7 * _col)
-
-
-cdef inline bint has_four(uint64_t stones):
-    """`connect4._has_four`: four in a row among `stones`."""
-    cdef uint64_t m = stones & (stones >> 7)
-    if m & (m >> 14):
-        return True
-    m = stones & (stones >> 6)
-    if m & (m >> 12):
-        return True
-    m = stones & (stones >> 8)
-    if m & (m >> 16):
-        return True
-    m = stones & (stones >> 1)
-    return (m & (m >> 2)) != 0
 
 
 def connect4_playout(state, rng, list record=None):

@@ -17,6 +17,8 @@ from libc.math cimport INFINITY, log, sqrt
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, memset
 
+from kibitz.games.connect4_bits cimport has_four, winning_cells
+
 from kibitz.engines.mcts import policies as _policies
 from kibitz.engines.mcts import tree as _tree
 from kibitz.games import connect4 as _connect4
@@ -239,40 +241,6 @@ def _init_connect4() -> None:
 
 
 _init_connect4()
-
-
-cdef inline bint has_four(uint64_t stones) noexcept:
-    """`connect4._has_four`."""
-    cdef uint64_t m = stones & (stones >> 7)
-    if m & (m >> 14):
-        return True
-    m = stones & (stones >> 6)
-    if m & (m >> 12):
-        return True
-    m = stones & (stones >> 8)
-    if m & (m >> 16):
-        return True
-    m = stones & (stones >> 1)
-    return (m & (m >> 2)) != 0
-
-
-cdef inline uint64_t winning_cells(uint64_t s, uint64_t mask) noexcept:
-    """`connect4._winning_cells` (`_line_ends` on the empty cells; bits shifted past 64
-    are off the board either way)."""
-    cdef uint64_t r = (s << 1) & (s << 2) & (s << 3)
-    cdef uint64_t p = (s << 7) & (s << 14)
-    r |= p & ((s << 21) | (s >> 7))
-    p = (s >> 7) & (s >> 14)
-    r |= p & ((s << 7) | (s >> 21))
-    p = (s << 6) & (s << 12)
-    r |= p & ((s << 18) | (s >> 6))
-    p = (s >> 6) & (s >> 12)
-    r |= p & ((s << 6) | (s >> 18))
-    p = (s << 8) & (s << 16)
-    r |= p & ((s << 24) | (s >> 8))
-    p = (s >> 8) & (s >> 16)
-    r |= p & ((s << 8) | (s >> 24))
-    return r & (C4_BOARD ^ mask)
 
 
 cdef class Connect4Board(Board):
