@@ -12,6 +12,7 @@ the root: `store` and `adjust_probe` shift them by the node's ply.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from typing import Any, NamedTuple, TypeVar
 
 from kibitz.engines.types import WIN_THRESHOLD
@@ -215,10 +216,20 @@ class TranspositionTable:
         return entry.move
 
     def hashfull(self) -> int:
-        """Permille of the first 1000 slots holding an entry of the current generation."""
-        sample = self.slots[: min(1000, self.size)]
+        """Permille of the first 1000 slots holding an entry of the current generation
+        (counted over the slots filled since the last clear where they are fewer: a small
+        search's Infos and Result then cost no scan of the sample)."""
+        sample = min(1000, self.size)
         if not sample:
             return 0
-        generation = self.generation
-        used = sum(1 for entry in sample if entry is not None and entry.generation == generation)
-        return used * 1000 // len(sample)
+        slots, generation = self.slots, self.generation
+        if self.filled is not None and len(self.filled) < sample:
+            indices: Iterable[int] = (index for index in self.filled if index < sample)
+        else:
+            indices = range(sample)
+        used = 0
+        for index in indices:
+            entry = slots[index]
+            if entry is not None and entry.generation == generation:
+                used += 1
+        return used * 1000 // sample
