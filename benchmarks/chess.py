@@ -11,6 +11,7 @@ the clocks are wall time measured here, and a side whose clock runs out loses.
 
 from __future__ import annotations
 
+import argparse
 import math
 import multiprocessing
 import shutil
@@ -23,6 +24,7 @@ from pathlib import Path
 import chess
 import chess.engine
 
+from kibitz import argtypes
 from kibitz.engines import Limits, SearchContext
 from kibitz.engines.alphabeta.engine import AlphaBeta
 from kibitz.engines.types import Clock
@@ -53,12 +55,12 @@ def stockfish_command() -> list[str] | None:
 
 
 class KibitzPlayer:
-    """kibitz's alpha-beta in this process, with its table kept through a game."""
+    """kibitz's alpha-beta in this process, with its table kept through a game; `off`: the
+    options switched off (the rest at their defaults)."""
 
-    name = "kibitz alphabeta"
-
-    def __init__(self) -> None:
-        self.engine = AlphaBeta({"Hash": 64})
+    def __init__(self, off: Sequence[str] = ()) -> None:
+        self.engine = AlphaBeta({"Hash": 64, **dict.fromkeys(off, False)})
+        self.name = variant_name(off)
 
     def new_game(self) -> None:
         self.engine.new_game()
@@ -107,8 +109,17 @@ def stockfish_elo_range() -> tuple[int, int]:
     return option.min, option.max
 
 
-def make_opponent(name: str, elo: int | None = None) -> UciPlayer:
-    """Sunfish, or Stockfish limited to `UCI_Elo` `elo` (default: its lowest)."""
+def variant_name(off: Sequence[str]) -> str:
+    return "kibitz alphabeta" + (f", {'+'.join(off)} off" if off else "")
+
+
+def make_opponent(
+    name: str, elo: int | None = None, off: Sequence[str] = ()
+) -> UciPlayer | KibitzPlayer:
+    """Sunfish, Stockfish limited to `UCI_Elo` `elo` (default: its lowest), or kibitz itself
+    with the options `off` switched off."""
+    if name == "kibitz":
+        return KibitzPlayer(off)
     if name == "sunfish":
         return UciPlayer("sunfish", sunfish_command())
     lowest, highest = stockfish_elo_range()
@@ -170,11 +181,13 @@ def play_game(white, black, opening: list[str], base: float, increment: float) -
         board.push(move)
 
 
-def _play_pair(task: tuple[str, int | None, list[str], float, float]) -> list[tuple[float, str]]:
+def _play_pair(
+    task: tuple[str, int | None, Sequence[str], list[str], float, float],
+) -> list[tuple[float, str]]:
     """Both colours of one opening: kibitz's scores and the endings."""
-    opponent_name, elo, opening, base, increment = task
+    opponent_name, elo, off, opening, base, increment = task
     kibitz = KibitzPlayer()
-    opponent = make_opponent(opponent_name, elo)
+    opponent = make_opponent(opponent_name, elo, off)
     try:
         first, how = play_game(kibitz, opponent, opening, base, increment)
         second, how2 = play_game(opponent, kibitz, opening, base, increment)
@@ -211,12 +224,18 @@ class MatchResult:
 
 
 def match(
-    opponent: str, pairs: int, base: float, increment: float, workers: int, elo: int | None = None
+    opponent: str,
+    pairs: int,
+    base: float,
+    increment: float,
+    workers: int,
+    elo: int | None = None,
+    off: Sequence[str] = (),
 ) -> MatchResult:
     """`pairs` openings played twice, colours swapped, against `opponent` (at `UCI_Elo` `elo`
-    for Stockfish)."""
+    for Stockfish, with the options `off` switched off for kibitz itself)."""
     lines = openings()
-    tasks = [(opponent, elo, lines[i % len(lines)], base, increment) for i in range(pairs)]
+    tasks = [(opponent, elo, off, lines[i % len(lines)], base, increment) for i in range(pairs)]
     scores: list[tuple[float, str]] = []
     start = time.perf_counter()
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
@@ -226,7 +245,7 @@ def match(
     for _, how in scores:
         endings[how] = endings.get(how, 0) + 1
     wall = time.perf_counter() - start
-    probe = make_opponent(opponent, elo)
+    probe = make_opponent(opponent, elo, off)
     probe.close()
     return MatchResult(
         opponent=probe.name,
@@ -455,6 +474,42 @@ def _solve_slice(task: tuple[list[tuple[str, str, list[str]]], float]) -> tuple[
     return ours, theirs
 
 
+def _solve_variants(
+    task: tuple[list[tuple[str, str, list[str]]], Limits, list[dict[str, bool]]],
+) -> list[int]:
+    """How many of some positions each option set of kibitz solves within `limits`."""
+    positions, limits, variants = task
+    solved = [0] * len(variants)
+    for _, fen, best in positions:
+        board = chess.Board(fen)
+        for index, options in enumerate(variants):
+            state = Chess.from_position(fen)
+            result = AlphaBeta(options).search(state, limits, SearchContext())
+            if board.san(chess.Move.from_uci(state.format_move(result.best_move))) in best:
+                solved[index] += 1
+    return solved
+
+
+def variants_table(
+    limits: Limits, variants: dict[str, dict[str, bool]], workers: int, limit: int | None = None
+) -> str:
+    """Win At Chess solved by kibitz with each of `variants` (a name and its options), side by
+    side: at a node limit the count does not depend on the machine's load."""
+    suite = wac()[:limit]
+    sets = list(variants.values())
+    slices = [(suite[index::workers], limits, sets) for index in range(workers)]
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        counts = pool.map(_solve_variants, slices)
+    budget = f"{limits.nodes:,} nodes" if limits.nodes else f"{limits.movetime:g} s"
+    title = f"Win At Chess, {len(suite)} positions, {budget} each"
+    width = max(len(text) for text in (title, *variants)) + 2
+    rows = [f"{title:<{width}}{'solved':>8}{'%':>8}"]
+    for index, name in enumerate(variants):
+        solved = sum(count[index] for count in counts)
+        rows.append(f"{name:<{width}}{solved:>8}{100 * solved / len(suite):>8.1f}")
+    return "\n".join(rows)
+
+
 def tactics_table(seconds: float, workers: int, limit: int | None) -> str:
     suite = wac()[:limit]
     slices = [(suite[index::workers], seconds) for index in range(workers)]
@@ -470,19 +525,20 @@ def tactics_table(seconds: float, workers: int, limit: int | None) -> str:
     )
 
 
-def match_table(results: Iterable[MatchResult], base: float, increment: float) -> str:
+def match_table(results: Sequence[MatchResult], base: float, increment: float) -> str:
+    width = max(28, *(len(result.opponent) + 2 for result in results))
     rows = [
-        f"{'kibitz vs':<28}{'games':>6}{'W':>5}{'D':>5}{'L':>5}{'score':>8}{'Elo':>7}"
+        f"{'kibitz vs':<{width}}{'games':>6}{'W':>5}{'D':>5}{'L':>5}{'score':>8}{'Elo':>7}"
         f"{'95% interval':>18}   ({base:g}+{increment:g})"
     ]
     for result in results:
         value, low, high = result.elo_interval()
         rows.append(
-            f"{result.opponent:<28}{result.games:>6}{result.wins:>5}{result.draws:>5}"
+            f"{result.opponent:<{width}}{result.games:>6}{result.wins:>5}{result.draws:>5}"
             f"{result.losses:>5}{result.score:>8.3f}{value:>+7.0f}{low:>+9.0f} to {high:<+6.0f}"
         )
         endings = ", ".join(f"{how} {count}" for how, count in sorted(result.endings.items()))
-        rows.append(f"{'':<28}endings: {endings}; {result.wall:.0f} s")
+        rows.append(f"{'':<{width}}endings: {endings}; {result.wall:.0f} s")
     return "\n".join(rows)
 
 
@@ -523,3 +579,59 @@ def run(
     if ladder:
         report("")
         report(ladder_table(results[1:], base, increment))
+
+
+NEW_OPTIONS = ("SEE", "Futility", "LateMovePruning")
+"""The options of issue 37's chess pruning (docs/engines.md, "alphabeta")."""
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.chess", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="small samples: a smoke run")
+    parser.add_argument(
+        "--wac-nodes",
+        type=argtypes.positive_int,
+        metavar="N",
+        help="only Win At Chess at N nodes a position (the count does not depend on the "
+        "load), kibitz with its defaults beside kibitz with the --off options off",
+    )
+    parser.add_argument(
+        "--wac-seconds",
+        type=float,
+        metavar="S",
+        help="only Win At Chess at S seconds a position, the same two side by side",
+    )
+    parser.add_argument(
+        "--selfplay",
+        type=argtypes.positive_int,
+        metavar="PAIRS",
+        help="only kibitz with its defaults against kibitz with the --off options off: "
+        "PAIRS openings, each played twice with colours swapped, at --base + --increment",
+    )
+    parser.add_argument(
+        "--off",
+        type=lambda text: tuple(text.split(",")),
+        default=NEW_OPTIONS,
+        metavar="OPTION,...",
+        help=f"the options the other side switches off (default {','.join(NEW_OPTIONS)})",
+    )
+    parser.add_argument("--base", type=float, default=10.0, help="seconds a game (default 10)")
+    parser.add_argument(
+        "--increment", type=float, default=0.1, help="seconds added a move (default 0.1)"
+    )
+    args = parser.parse_args(argv)
+    variants = {variant_name(()): {}, variant_name(args.off): dict.fromkeys(args.off, False)}
+    limit = 20 if args.quick else None
+    if args.wac_nodes:
+        print(variants_table(Limits(nodes=args.wac_nodes), variants, 2, limit))
+    if args.wac_seconds:
+        print(variants_table(Limits(movetime=args.wac_seconds), variants, 2, limit))
+    if args.selfplay:
+        result = match("kibitz", args.selfplay, args.base, args.increment, 2, off=args.off)
+        print(match_table([result], args.base, args.increment))
+    if not (args.wac_nodes or args.wac_seconds or args.selfplay):
+        run(quick=args.quick)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

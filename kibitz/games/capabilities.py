@@ -58,6 +58,20 @@ class NoisyMoves(Capability):
         """The legal moves that change the evaluation sharply (captures, promotions...)."""
 
 
+class StaticExchange(Capability):
+    """The material a capture wins or loses once the exchange on its square is over, for
+    pruning and ordering captures without searching them."""
+
+    capability_name: ClassVar[str] = "static exchange (exchange())"
+
+    @abstractmethod
+    def exchange(self, move: Move) -> int:
+        """The static exchange evaluation of a noisy legal `move` in centi-units: what the
+        mover wins on the target square if both sides then recapture there with their least
+        valuable piece while it pays. Negative: the move loses material; alpha-beta then
+        searches it after the quiet moves and skips it in quiescence."""
+
+
 class MoveOrdering(Capability):
     """A hint on which moves to try first."""
 
@@ -447,6 +461,7 @@ CAPABILITIES: tuple[type[Capability], ...] = (
     HiddenInformation,
     Evaluation,
     NoisyMoves,
+    StaticExchange,
     MoveOrdering,
     SolverHooks,
     Checks,

@@ -37,6 +37,7 @@ from kibitz.games.capabilities import (
     Presentation,
     Puzzle,
     SolverHooks,
+    StaticExchange,
     Symmetry,
 )
 from kibitz.games.presentation import problems
@@ -257,6 +258,15 @@ def noisy_moves_are_legal(game):
     for state, _ in decision_nodes(game):
         legal = set(map(repr, state.legal_moves()))
         assert set(map(repr, state.noisy_moves())) <= legal
+
+
+@checks(StaticExchange)
+def static_exchange_leaves_the_position_alone(game):
+    for state, _ in decision_nodes(game):
+        position = state.position()
+        for move in state.noisy_moves():
+            assert isinstance(state.exchange(move), int)
+        assert state.position() == position
 
 
 @checks(Evaluation)

@@ -115,7 +115,8 @@ def test_a_search_on_the_compiled_board_is_the_reference_search_node_for_node(fe
     for board in (Board, CompiledBoard):
         state = Chess.on_board(fen, board)
         infos = []
-        result = AlphaBeta().search(state, Limits(depth=5), SearchContext(report=infos.append))
+        context = SearchContext(report=infos.append, info_interval=0.0)  # no timed Info
+        result = AlphaBeta().search(state, Limits(depth=5), context)
         answers.append(
             (
                 result.nodes,

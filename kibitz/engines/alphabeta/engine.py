@@ -125,6 +125,33 @@ class AlphaBeta(Engine):
             "window first, and again at full depth when they beat alpha. Needs PVS.",
         ),
         OptionSpec(
+            "SEE",
+            "check",
+            True,
+            "Static exchange evaluation, for games that have it (chess): captures that lose "
+            "material on their square are searched after the quiet moves, and skipped in "
+            "quiescence.",
+        ),
+        OptionSpec(
+            "Futility",
+            "check",
+            True,
+            "Futility pruning, for games with checks that list their noisy moves first "
+            "(chess): one to three plies from the horizon, away from the principal variation "
+            "and not in check, a node whose evaluation lies a depth-dependent margin above "
+            "beta returns it, and one whose evaluation lies that margin below alpha skips "
+            "its quiet moves that do not give check. Never counts as proof.",
+        ),
+        OptionSpec(
+            "LateMovePruning",
+            "check",
+            True,
+            "Late-move pruning, for games with checks that list their noisy moves first "
+            "(chess): one to three plies from the horizon, away from the principal variation "
+            "and not in check, quiet moves late in the order that do not give check are "
+            "skipped (after 4, 7, 12 of them). Never counts as proof.",
+        ),
+        OptionSpec(
             "CheckExtension",
             "check",
             True,
@@ -195,6 +222,9 @@ class AlphaBeta(Engine):
             "null_move": options["NullMove"],
             "lmr": options["LMR"],
             "check_extension": options["CheckExtension"],
+            "see": options["SEE"],
+            "futility": options["Futility"],
+            "late_move_pruning": options["LateMovePruning"],
         }
         if kernel is not None:
             nodes: NodeSearch = KernelNodeSearch(kernel, state, table, self._ordering, **switches)
@@ -253,6 +283,8 @@ class AlphaBeta(Engine):
             stats["null_cutoffs"] = float(nodes.null_cutoffs)
         if nodes.lmr:
             stats["reductions"] = float(nodes.reductions)
+        if nodes.futility or nodes.late_move_pruning:
+            stats["pruned"] = float(nodes.pruned)
         counts = root.iteration_nodes
         if len(counts) >= 2 and counts[-2] > 0:
             stats["ebf"] = counts[-1] / counts[-2]

@@ -4,14 +4,16 @@
 pruning, the game's solving hooks and symmetry where it has them, enhanced transposition
 cutoffs, killer/history ordering, and quiescence on noisy moves at the horizon. Games with
 checks (chess) also get check extensions, evasions instead of stand-pat in quiescence and
-late-move reductions; games that can pass get null-move pruning; games with history draws
-(repetition) get them scored inside the search.
+late-move reductions, and (with noisy moves listed first) futility and late-move pruning of
+quiet moves near the horizon; games with a static exchange evaluation get their losing
+captures searched after the quiet moves and skipped in quiescence; games that can pass get
+null-move pruning; games with history draws (repetition) get them scored inside the search.
 
 Proven results: `horizon` counts every value that did not come from the rules of the game
 (a static evaluation at the horizon, quiescence, a transposition-table entry that is not
-itself proven, a null-move cutoff, or a draw by the game's history). A node whose search
-left the counter unchanged has a proven value (or a proven bound): it is stored with depth
-`PROVEN`, usable at any depth.
+itself proven, a null-move cutoff, a pruned move, or a draw by the game's history). A node
+whose search left the counter unchanged has a proven value (or a proven bound): it is stored
+with depth `PROVEN`, usable at any depth.
 
 Stopping: every node compares the node counter with `next_check`; only there is `check`
 (the root's poll) called, which raises `Abort` carrying the ply of the node: exactly the
@@ -34,6 +36,7 @@ from kibitz.games.capabilities import (
     NoisyMoves,
     NullMove,
     SolverHooks,
+    StaticExchange,
     Symmetry,
 )
 from kibitz.vocabulary import StopReason
@@ -49,6 +52,13 @@ LMR_DEPTH = 3
 """Late-move reductions from this remaining depth on."""
 LMR_SKIP = 3
 """Quiet moves searched at full depth before reductions start (the killers among them)."""
+FUTILITY_MARGIN = (0, 150, 300, 500)
+"""By remaining depth: how far the static evaluation must lie below alpha for the quiet
+moves to be skipped (futility pruning), or above beta for the node to return at once
+(reverse futility pruning); none from depth len(FUTILITY_MARGIN) on."""
+LATE_MOVES = (0, 4, 7, 12)
+"""By remaining depth: the quiet moves searched before the rest are skipped (late-move
+pruning); none from depth len(LATE_MOVES) on."""
 
 
 class Abort(Exception):
@@ -103,6 +113,9 @@ class NodeSearch:
         null_move: bool = False,
         lmr: bool = False,
         check_extension: bool = False,
+        see: bool = False,
+        futility: bool = False,
+        late_move_pruning: bool = False,
     ) -> None:
         self.state = state
         self.pvs = pvs
@@ -126,6 +139,13 @@ class NodeSearch:
         self.extend = check_extension and checks
         self.lmr = lmr and checks and isinstance(state, NoisyMoves)
         self.null_move = null_move and isinstance(state, NullMove)
+        self.exchange: Callable[[Move], int] | None = (
+            state.exchange if see and isinstance(state, StaticExchange) else None
+        )
+        quiet_known = checks and self.noisy_first  # quiet moves: those after the noisy ones
+        self.futility = futility and quiet_known
+        self.late_move_pruning = late_move_pruning and quiet_known
+        self.pruned = 0
         self.history_draws = isinstance(state, HistoryDraws)
         self.root_ply = state.ply() if self.history_draws else 0
         self.passed = [False] * (MAX_PLY + 2)
@@ -226,6 +246,18 @@ class NodeSearch:
 
         pv_node = beta - alpha > 1  # null-window nodes need no line
         if (
+            self.futility
+            and not pv_node
+            and not in_check
+            and depth < len(FUTILITY_MARGIN)
+            and -WIN_THRESHOLD < b < WIN_THRESHOLD
+        ):
+            value = clamped_evaluation(state) - FUTILITY_MARGIN[depth]
+            if value >= b:  # reverse futility: too far above beta for a move to spoil it
+                self.horizon += 1
+                self.pruned += 1
+                return value
+        if (
             self.null_move
             and not pv_node
             and not in_check
@@ -255,12 +287,25 @@ class NodeSearch:
             moves = self.moves_of()
         ordering = self.ordering
         quiet_from = len(self.noisy_of()) if self.noisy_first else 0
-        if len(moves) > 1:
-            if ordering.active:
-                ordering.order(moves, ply, tt_move, quiet_from)
-            if tt_move is not None and tt_move in moves:
-                moves.remove(tt_move)
-                moves.insert(0, tt_move)
+        losing: list[Move] = []
+        if self.exchange is not None and quiet_from:
+            exchange = self.exchange
+            good = []
+            for move in moves[:quiet_from]:
+                (good if exchange(move) >= 0 else losing).append(move)
+            if losing:  # the losing captures go last, after the quiet moves
+                moves[:quiet_from] = good
+                quiet_from = len(good)
+        if ordering.active and len(moves) > 1:
+            ordering.order(moves, ply, tt_move, quiet_from)
+        moves.extend(losing)
+        quiet_start = quiet_from  # where the quiet moves start once the tt move is first
+        if len(moves) > 1 and tt_move is not None and tt_move in moves:
+            index = moves.index(tt_move)
+            if index >= quiet_from:
+                quiet_start += 1
+            del moves[index]
+            moves.insert(0, tt_move)
 
         if self.etc and depth > 1 and not pv_node:
             cutoff = self.etc_cutoff(moves, depth - 1, b, ply + 1)
@@ -283,8 +328,32 @@ class NodeSearch:
         pvs = self.pvs
         # late quiet moves (past the noisy ones, the tt move and LMR_SKIP quiet ones)
         late = quiet_from + LMR_SKIP if self.lmr and depth >= LMR_DEPTH and not in_check else INF
+        # quiet moves that need not be searched: all when futile, those from prune_from on
+        futile = False
+        floor = -INF
+        prune_from = INF
+        if not pv_node and not in_check:
+            if self.futility and depth < len(FUTILITY_MARGIN) and a > -WIN_THRESHOLD:
+                floor = clamped_evaluation(state) + FUTILITY_MARGIN[depth]
+                futile = floor <= a
+            if self.late_move_pruning and depth < len(LATE_MOVES):
+                prune_from = quiet_start + LATE_MOVES[depth]
+        prune_quiet = futile or prune_from < INF
         for index, move in enumerate(moves):
             play(move)
+            if (
+                prune_quiet
+                and index >= quiet_start
+                and (futile or index >= prune_from)
+                and best > -WIN_THRESHOLD
+                and not state.in_check()
+            ):
+                undo()  # a quiet move, not a check, after a move that does not lose
+                self.pruned += 1
+                self.horizon += 1
+                if futile and floor > best:
+                    best = floor  # what the move could hope for
+                continue
             if index == 0 or not pvs:
                 value = -search(child, -b, -a, next_ply)
             else:
@@ -384,6 +453,9 @@ class NodeSearch:
         if best >= beta or ply >= self.max_ply or not self.use_quiescence:
             return best
         noisy = self.noisy_of()
+        exchange = self.exchange
+        if exchange is not None:  # captures that lose material cannot raise the stand-pat
+            noisy = [move for move in noisy if exchange(move) >= 0]
         if not noisy:
             return best
         return self.quiesce_moves(noisy, best, max(alpha, best), beta, ply)

@@ -9,7 +9,7 @@ order, keys, values, noisy moves, repetitions) and whole searches.
 
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from kibitz.games.chess import board as _py
 
@@ -40,6 +40,7 @@ cdef uint64_t CASTLING_KEYS[16]
 cdef uint64_t EP_KEYS[8]
 cdef uint64_t TURN_KEY = _py.TURN_KEY
 cdef int VICTIM_VALUE[7]
+cdef int EXCHANGE_VALUE[7]
 
 
 def _init_tables() -> None:
@@ -66,6 +67,7 @@ def _init_tables() -> None:
             PIECE_EG[i][j] = _py.PIECE_EG[i][j]
     for i in range(7):
         VICTIM_VALUE[i] = _py.VICTIM_VALUE[i]
+        EXCHANGE_VALUE[i] = _py.EXCHANGE_VALUE[i]
 
 
 _init_tables()
@@ -616,6 +618,74 @@ cdef class CompiledBoard:
             moves[j] = move
             n += 1
         return [moves[i] for i in range(n)]
+
+    cpdef int exchange(self, int move) noexcept:
+        """The static exchange evaluation of `move` (`board.Board.exchange`)."""
+        cdef char gone[128]
+        cdef int gains[40]
+        cdef int frm = move & 127, to = (move >> 7) & 127, promotion = move >> 14
+        cdef int piece = self.sq[frm], victim = self.sq[to] & 7, n = 1, on_square, side
+        cdef int attacker
+        memset(gone, 0, sizeof(gone))
+        gone[frm] = 1
+        if not victim and to == self.ep and (piece & 7) == PAWN:
+            victim = PAWN
+            gone[to - 16 if piece >> 3 == WHITE else to + 16] = 1
+        gains[0] = EXCHANGE_VALUE[victim]
+        on_square = EXCHANGE_VALUE[piece & 7]
+        if promotion:
+            gains[0] += EXCHANGE_VALUE[promotion] - EXCHANGE_VALUE[PAWN]
+            on_square = EXCHANGE_VALUE[promotion]
+        side = (piece >> 3) ^ 1
+        attacker = self.least_attacker(to, side, gone)
+        while attacker >= 0 and n < 40:
+            gains[n] = on_square - gains[n - 1]
+            n += 1
+            on_square = EXCHANGE_VALUE[self.sq[attacker] & 7]
+            gone[attacker] = 1
+            side ^= 1
+            attacker = self.least_attacker(to, side, gone)
+        n -= 1
+        while n > 0:
+            if -gains[n - 1] < gains[n]:
+                gains[n - 1] = -gains[n]
+            n -= 1
+        return gains[0]
+
+    cdef int least_attacker(self, int square, int by, char* gone) noexcept:
+        """`board.Board._least_attacker`, with `gone` a flag per square."""
+        cdef int s, i, kind, step, piece
+        cdef int ends[8]
+        cdef int pawn = 8 * by + PAWN, knight = 8 * by + KNIGHT, king = 8 * by + KING
+        cdef int first = square - 17 if by == WHITE else square + 15
+        for s in (first, first + 2):
+            if not off(s) and self.sq[s] == pawn and not gone[s]:
+                return s
+        for i in range(8):
+            s = square + KNIGHT_STEPS[i]
+            if not off(s) and self.sq[s] == knight and not gone[s]:
+                return s
+        for i in range(8):  # the first piece along each ray: diagonals, then straight lines
+            step = BISHOP_STEPS[i] if i < 4 else ROOK_STEPS[i - 4]
+            ends[i] = -1
+            s = square + step
+            while not off(s):
+                if self.sq[s] and not gone[s]:
+                    ends[i] = s
+                    break
+                s += step
+        for kind in (BISHOP, ROOK, QUEEN):
+            piece = 8 * by + kind
+            for i in range(8):
+                if ends[i] >= 0 and self.sq[ends[i]] == piece and (
+                    kind == QUEEN or (kind == BISHOP) == (i < 4)
+                ):
+                    return ends[i]
+        for i in range(8):
+            s = square + KING_STEPS[i]
+            if not off(s) and self.sq[s] == king and not gone[s]:
+                return s
+        return -1
 
     cpdef bint has_pieces(self) noexcept:
         cdef int i, piece

@@ -111,6 +111,9 @@ TURN_KEY = POLYGLOT_RANDOM_ARRAY[780]
 """Polyglot hashes this in when White is to move."""
 VICTIM_VALUE = (0, 1, 3, 3, 5, 9, 0)
 """Piece values by kind for the MVV-LVA capture order."""
+EXCHANGE_VALUE = (0, 100, 300, 300, 500, 900, 20000)
+"""Piece values by kind in centipawns for the static exchange evaluation (`Board.exchange`);
+the king's outweighs everything, so that no side gives it up for material."""
 PIECE_PHASE = [
     PHASE_WEIGHT[(piece & 7) - 1] if 1 <= piece & 7 <= KING else 0 for piece in range(16)
 ]
@@ -590,6 +593,78 @@ class Board:
             scored.append((attacker - 16 * gain, move))
         scored.sort(key=_first)
         return [move for _, move in scored]
+
+    # -- static exchange ------------------------------------------------------------------
+
+    def exchange(self, move: int) -> int:
+        """The static exchange evaluation of `move` (a capture or promotion) in centipawns:
+        what the mover wins on the target square if both sides then recapture there with
+        their least valuable attacker for as long as it pays (either may stop), x-rays
+        through the pieces that left included, pins ignored. Negative: the move loses
+        material."""
+        squares = self.squares
+        frm, to, promotion = move & 127, (move >> 7) & 127, move >> 14
+        piece = squares[frm]
+        gone = {frm}
+        victim = squares[to] & 7
+        if not victim and to == self.ep and piece & 7 == PAWN:
+            victim = PAWN
+            gone.add(to - 16 if piece >> 3 == WHITE else to + 16)
+        gains = [EXCHANGE_VALUE[victim]]
+        on_square = EXCHANGE_VALUE[piece & 7]
+        if promotion:
+            gains[0] += EXCHANGE_VALUE[promotion] - EXCHANGE_VALUE[PAWN]
+            on_square = EXCHANGE_VALUE[promotion]
+        side = piece >> 3 ^ 1
+        while (attacker := self._least_attacker(to, side, gone)) >= 0:
+            gains.append(on_square - gains[-1])  # the side's balance if the exchange ends here
+            on_square = EXCHANGE_VALUE[squares[attacker] & 7]
+            gone.add(attacker)
+            side ^= 1
+        for index in range(len(gains) - 1, 0, -1):  # each side stops where recapturing loses
+            gains[index - 1] = -max(-gains[index - 1], gains[index])
+        return gains[0]
+
+    def _least_attacker(self, square: int, by: int, gone: set[int]) -> int:
+        """The square of the least valuable piece of colour `by` that attacks `square` when
+        the squares in `gone` are empty, or -1 (pawn, knight, bishop, rook, queen, king;
+        within a kind: the pawn towards the a-file first, the others in step order)."""
+        squares = self.squares
+        pawn = 8 * by + PAWN
+        for s in (square - 17, square - 15) if by == WHITE else (square + 15, square + 17):
+            if not s & 0x88 and squares[s] == pawn and s not in gone:
+                return s
+        knight = 8 * by + KNIGHT
+        for step in KNIGHT_STEPS:
+            s = square + step
+            if not s & 0x88 and squares[s] == knight and s not in gone:
+                return s
+        diagonal = self._ray_ends(square, BISHOP_STEPS, gone)
+        straight = self._ray_ends(square, ROOK_STEPS, gone)
+        for kind, ends in ((BISHOP, diagonal), (ROOK, straight), (QUEEN, diagonal + straight)):
+            for s in ends:
+                if squares[s] == 8 * by + kind:
+                    return s
+        king = 8 * by + KING
+        for step in KING_STEPS:
+            s = square + step
+            if not s & 0x88 and squares[s] == king and s not in gone:
+                return s
+        return -1
+
+    def _ray_ends(self, square: int, steps: tuple[int, ...], gone: set[int]) -> list[int]:
+        """The first piece along each of `steps` from `square` (the squares in `gone`
+        empty), in step order."""
+        squares = self.squares
+        ends = []
+        for step in steps:
+            s = square + step
+            while not s & 0x88:
+                if squares[s] and s not in gone:
+                    ends.append(s)
+                    break
+                s += step
+        return ends
 
     def has_pieces(self) -> bool:
         """Whether the side to move has a piece besides king and pawns."""

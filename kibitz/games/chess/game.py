@@ -49,6 +49,7 @@ from kibitz.games.capabilities import (
     NullMove,
     Playout,
     Presentation,
+    StaticExchange,
 )
 from kibitz.games.chess.board import (
     BISHOP,
@@ -134,6 +135,7 @@ class Chess(
     HashKey,
     Evaluation,
     NoisyMoves,
+    StaticExchange,
     MoveOrdering,
     Checks,
     NullMove,
@@ -534,6 +536,11 @@ class Chess(
         """Captures and queen promotions, most valuable victim first, then least valuable
         attacker (MVV-LVA)."""
         return self.board.noisy_moves(self._legal())
+
+    def exchange(self, move: Move) -> int:
+        """Static exchange evaluation in centipawns (pawn 100, knight and bishop 300, rook
+        500, queen 900): the board's `exchange`."""
+        return self.board.exchange(move)
 
     def ordered_moves(self) -> list[Move]:
         noisy = self.noisy_moves()
