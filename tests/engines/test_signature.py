@@ -20,7 +20,7 @@ SIGNATURE = [  # game, position, limits, compiled kernel, nodes, principal varia
     ("connect4", "4453", Limits(depth=8, multipv=3), True, 11623, [3, 3, 2, 2, 5, 6, 2, 4]),
     ("connect4", "2556433363141147", Limits(solve=True), False, 2026, [5, 2, 2, 5, 4, 4, 3, 3]),
     ("connect4", "2556433363141147", Limits(solve=True), True, 2086, [5, 2, 2, 5, 4, 4, 3, 3]),
-    ("connect4", "274552224131661", Limits(solve=True), True, 190585, [3, 4, 3, 4, 4, 5, 5, 3]),
+    ("connect4", "274552224131661", Limits(solve=True), True, 191571, [3, 4, 3, 4, 4, 5, 5, 3]),
     ("tictactoe", "", Limits(depth=20), False, 5359, [4, 8, 1, 7, 6, 2, 5, 3, 0]),
     ("nim", "3,4,5", Limits(solve=True), False, 833, [2, 1, 2049, 1025, 2049, 1025, 2049]),
 ]
