@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from streams import drain, running
 
 from kibitz.cli import build_parser
 from kibitz.clients import Client
@@ -33,18 +34,6 @@ def unsearched_move() -> str:
     result = ENGINES["alphabeta"]().search(state, limits, context)
     assert result.nodes == 0
     return root.format_move(result.best_move)
-
-
-async def running(search):
-    """The stream of a search, once its first Info says it runs."""
-    iterator = aiter(search)
-    await anext(iterator)
-    return iterator
-
-
-async def drain(iterator) -> None:
-    async for _ in iterator:
-        pass
 
 
 @pytest.mark.parametrize("answerer", ["server", "worker"])

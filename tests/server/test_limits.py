@@ -10,6 +10,7 @@ import signal
 
 import grpc
 import pytest
+from streams import drain
 
 from kibitz.clients import (
     Client,
@@ -43,11 +44,6 @@ async def collect(search):
     """(Infos, Result) of a whole search."""
     result = await search
     return search.infos, result
-
-
-async def drain(iterator) -> None:
-    async for _ in iterator:
-        pass
 
 
 # ---------------------------------------------------------------------------- memory

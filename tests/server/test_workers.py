@@ -8,21 +8,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from streams import drain, running
 
 from kibitz.clients import Client
-
-
-async def running(search):
-    """The stream of a search, once its first Info says it runs."""
-    iterator = aiter(search)
-    await anext(iterator)
-    return iterator
-
-
-async def drain(iterator) -> None:
-    async for _ in iterator:
-        pass
-
 
 CHANCE_ROOTS = {  # (game, position before a roll, engine)
     "backgammon-mcts": ("backgammon", "", "mcts"),
