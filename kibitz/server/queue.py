@@ -84,9 +84,9 @@ class SearchQueue:
                 f"the server runs its maximum of {self.slots} searches and {self.capacity} "
                 "more are waiting; retry later (or raise --max-searches / --max-queued)",
             )
-        # the turn settles True when a slot passes to it, False when it gives up: a timer
-        # and a done-callback settle it, not tasks of their own (every search of a busy
-        # server waits here)
+        # the turn settles True when a slot passes to it, False when it gives up: the
+        # deadline is a timer, not a sleeping task (every search of a busy server waits
+        # here); only a stop to watch takes a task
         loop = asyncio.get_running_loop()
         turn: asyncio.Future[bool] = loop.create_future()
         heapq.heappush(self._waiting, (-priority, next(self._order), turn))
