@@ -194,7 +194,7 @@ def test_a_resumed_run_is_the_uninterrupted_run(tmp_path):
         assert np.array_equal(getattr(resumed.network, name), getattr(whole.network, name))
 
 
-def test_workers_add_up_their_changes():
+def test_workers_changes_are_averaged():
     run = training.Run(Network.random(4, 2), 0, 3, 0.1, 0.7)
     training.train(run, 4, workers=2, sync=1, write=lambda line: None)
     # two rounds of two games, each from the weights the round before left
@@ -206,7 +206,7 @@ def test_workers_add_up_their_changes():
             training.train_games(network, 3, [game], 0.1, 0.7)
         expected = Network.from_arrays(
             {
-                name: base[name] + sum(getattr(p, name) - base[name] for p in players)
+                name: base[name] + sum(getattr(p, name) - base[name] for p in players) / 2
                 for name in WEIGHTS
             }
         )
