@@ -532,14 +532,14 @@ SEARCH_REPEATS = 3
 after a garbage collection): the machine's other work only ever adds time."""
 
 
-def search_seconds(text: str, kernel: bool) -> tuple[float, tuple]:
-    """Seconds expectimax (default options: every play exact) takes for a 2-ply search of
-    `text` (``ID:31``) with an empty table, the fastest of `SEARCH_REPEATS`, and its answer
-    (best move, value, nodes)."""
+def search_seconds(text: str, kernel: bool, evaluation: str = "formula") -> tuple[float, tuple]:
+    """Seconds expectimax (default options: every play exact; option Evaluation
+    `evaluation`) takes for a 2-ply search of `text` (``ID:31``) with an empty table, the
+    fastest of `SEARCH_REPEATS`, and its answer (best move, value, nodes)."""
     state = Backgammon.from_position(text)
     times = []
     for _ in range(SEARCH_REPEATS):
-        engine = ENGINES["expectimax"]({"Kernel": kernel})
+        engine = ENGINES["expectimax"]({"Kernel": kernel, "Evaluation": evaluation})
         gc.collect()
         start = time.perf_counter()
         result = engine.search(state, Limits(depth=2), SearchContext())
@@ -555,14 +555,15 @@ def hint_seconds(judge: gnubg_driver.Gnubg, text: str) -> float:
     return time.perf_counter() - start
 
 
-def hint_time_table(positions: list[str]) -> list[str]:
+def hint_time_table(positions: list[str], evaluation: str = "formula") -> list[str]:
     """A 2-ply search of each opening roll and of each of `positions` (``ID:31``): kibitz's
-    expectimax with its compiled kernel off and on, next to gnubg's 2-ply hint, timed in
-    turn in one run. gnubg runs in one process for the whole table (its evaluation cache
-    kept, as in play) and is asked each position once: its first answer is the one timed;
-    each search starts with an empty table (`search_seconds`). Both are warmed up first on
-    a position the table does not time. The kernel must not change the answer: best move,
-    value and nodes are checked."""
+    expectimax (estimate `evaluation`) with its compiled kernel off and on, next to gnubg's
+    2-ply hint, timed in turn in one run. gnubg runs in one process for the whole table
+    (its evaluation cache kept, as in play) and is asked each position once: its first
+    answer is the one timed; each search starts with an empty table (`search_seconds`).
+    Both are warmed up first on a position the table does not time. The kernel must not
+    change the answer: best move and nodes are checked, and the value (to the last bits
+    with the network, whose sums the kernel adds in another order than numpy)."""
     sections = {
         "the 15 opening rolls": [
             (f"start {high}{low}", f"{START}:{high}{low}") for high, low in OPENING_ROLLS
@@ -572,11 +573,11 @@ def hint_time_table(positions: list[str]) -> list[str]:
     judge = gnubg_driver.Gnubg("2-ply")
     judge.hints(WARM_UP[0], WARM_UP[1], 1)
     for kernel in (False, True):
-        search_seconds(f"{WARM_UP[0]}:{WARM_UP[1][0]}{WARM_UP[1][1]}", kernel)
+        search_seconds(f"{WARM_UP[0]}:{WARM_UP[1][0]}{WARM_UP[1][1]}", kernel, evaluation)
     lines = [
-        "A 2-ply search (expectimax, default options: every play's exact value; the fastest "
-        f"of {SEARCH_REPEATS}) against gnubg 1.07's 2-ply hint (world class, cubeless; its "
-        "first answer), milliseconds",
+        f"A 2-ply search (expectimax, Evaluation {evaluation}, other options default: every "
+        f"play's exact value; the fastest of {SEARCH_REPEATS}) against gnubg 1.07's 2-ply hint "
+        "(world class, cubeless; its first answer), milliseconds",
         f"{'position':<22}{'plays':>6}{'nodes':>8}{'kernel off':>12}{'kernel on':>11}"
         f"{'gnubg 2-ply':>13}{'on / gnubg':>12}",
     ]
@@ -585,9 +586,9 @@ def hint_time_table(positions: list[str]) -> list[str]:
         totals = [0.0, 0.0, 0.0]
         worst = 0.0
         for label, text in rows:
-            off, answer = search_seconds(text, kernel=False)
-            on, same = search_seconds(text, kernel=True)
-            if same != answer:
+            off, answer = search_seconds(text, False, evaluation)
+            on, same = search_seconds(text, True, evaluation)
+            if same[::2] != answer[::2] or not math.isclose(same[1], answer[1], abs_tol=1e-12):
                 raise AssertionError(f"the kernel changes the answer at {text}: {same} {answer}")
             theirs = hint_seconds(judge, text)
             for index, seconds in enumerate((off, on, theirs)):
@@ -605,6 +606,8 @@ def hint_time_table(positions: list[str]) -> list[str]:
         )
     judge.close()
     lines.append("the kernel finds the same best move, value and node count at every position")
+    if evaluation != "formula":
+        lines[-1] += " (the value to 1e-12)"
     return lines
 
 
@@ -692,6 +695,12 @@ def main(argv: list[str]) -> None:
         help="only the 2-ply search times next to gnubg's 2-ply hint (20 positions, --quick 5)",
     )
     parser.add_argument(
+        "--evaluation",
+        choices=("formula", "network"),
+        default="formula",
+        help="the estimate of the --times searches (option Evaluation; default formula)",
+    )
+    parser.add_argument(
         "--network",
         action="store_true",
         help="only expectimax 1-ply with the formula and with the TD network (option "
@@ -764,7 +773,8 @@ def main(argv: list[str]) -> None:
         for line in match_table(level_pairings(pairs, args.players or LEVEL_PLAYERS), workers=2):
             print(line, flush=True)
     elif args.times:
-        for line in hint_time_table(sample_positions(5 if args.quick else 20, seed=2)):
+        positions = sample_positions(5 if args.quick else 20, seed=2)
+        for line in hint_time_table(positions, args.evaluation):
             print(line)
     else:
         run(quick=args.quick)

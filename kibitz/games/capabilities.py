@@ -321,14 +321,17 @@ class ExpectimaxKernel(Capability):
     values as the Python search (the interface: kibitz/engines/expectimax/kernel.py)."""
 
     capability_name: ClassVar[str] = "compiled expectimax kernel (expectimax_kernel())"
+    kernel_estimates: ClassVar[tuple[str, ...]] = ("formula",)
+    """The estimates (`EstimateSources.estimate_names`) the kernel computes: the one a
+    position starts with ("formula") unless the game says more (backgammon: its network
+    too); a search with another is the Python one."""
 
     @classmethod
     @abstractmethod
     def expectimax_kernel(cls) -> ModuleType | None:
         """The kernel (a module), or None where it was not built (no C compiler at install
-        time). It computes the estimate a position starts with (the first of
-        `EstimateSources.estimate_names`), with the endgame table where the position uses
-        one."""
+        time). It computes the estimate the position holds (one of `kernel_estimates`),
+        with the endgame table where the position uses one."""
 
 
 class Puzzle(Capability):

@@ -15,6 +15,7 @@ from kibitz.engines.alphabeta.table import TranspositionTable
 from kibitz.engines.base import OptionError, SearchContext
 from kibitz.engines.expectimax import Expectimax
 from kibitz.engines.expectimax.batched import BatchedNodeSearch
+from kibitz.engines.expectimax.kernel import kernel_for
 from kibitz.engines.expectimax.nodes import NodeSearch
 from kibitz.engines.types import Limits
 from kibitz.games.backgammon import Backgammon, bearoff, evaluation
@@ -100,11 +101,30 @@ def test_network_changes_the_values_and_keeps_the_tree():
     # the same plays and rolls searched: only the pruning, driven by the values, differs
     assert {move for move, _, _ in network[3]} == {move for move, _, _ in formula[3]}
     assert network[2] > 0 and network[4]["chance_nodes"] > 0
-    # the network's Kernel on and off are one pure-Python search
-    assert (
-        answer(CONTACT, Limits(depth=2), Bearoff="off", Evaluation="network", Kernel=False)
-        == network
-    )
+    python = answer(CONTACT, Limits(depth=2), Bearoff="off", Evaluation="network", Kernel=False)
+    assert_alike(network, python)
+
+
+def assert_alike(compiled: tuple, python: tuple) -> None:
+    """Two answers of one search, the network's values summed in C and in numpy: the same
+    tree (moves, lines, nodes, every count), the values to the last bits."""
+    best, score, nodes, roots, stats = compiled
+    assert (best, nodes, stats) == (python[0], python[2], python[4])
+    assert [(move, line) for move, _, line in roots] == [(m, line) for m, _, line in python[3]]
+    values = [root_score.expected for _, root_score, _ in roots]
+    assert values == pytest.approx([s.expected for _, s, _ in python[3]], rel=0, abs=1e-12)
+    assert score.expected == pytest.approx(python[1].expected, rel=0, abs=1e-12)
+
+
+@pytest.mark.parametrize("star2", [True, False])
+def test_the_kernel_searches_with_the_network_as_python_does(star2):
+    if kernel_for(Backgammon, "network") is None:
+        pytest.skip("the compiled kernel is not built (pure-Python install)")
+    for position in (OPENING_31, *seeded_positions(3, seed=5)):
+        options = {"Bearoff": "off", "Evaluation": "network", "Star2": star2}
+        compiled = answer(position, Limits(depth=2), Kernel=True, **options)
+        python = answer(position, Limits(depth=2), Kernel=False, **options)
+        assert_alike(compiled, python)
 
 
 def test_the_game_takes_its_estimate_from_the_network_it_holds():

@@ -15,6 +15,7 @@ from backgammon_positions import side
 from kibitz.games.backgammon import Backgammon, evaluation
 from kibitz.games.backgammon.board import BAR, apply_play, plays, random_play, start_side
 from kibitz.games.backgammon.game import ROLLS
+from kibitz.games.backgammon.network import Network, shipped_network
 from kibitz.games.backgammon.notation import encode_position_id
 
 kernel = pytest.importorskip("kibitz.games.backgammon._kernel")
@@ -124,3 +125,36 @@ def test_the_moves_and_estimates_of_a_state_are_the_games():
                 state.play(move)
                 assert kernel.estimate(state) == state.expected_return(0)
                 state.undo()
+
+
+# -- the TD network ------------------------------------------------------------------------------
+
+
+def test_the_networks_equity_is_the_references_to_the_last_bits():
+    for network in (shipped_network(), Network.random(7, seed=2)):
+        for mine, theirs in random_positions(5, seed=8):
+            expected = evaluation.pre_roll_equity(mine, theirs, None, network)
+            found = kernel.pre_roll_equity(mine, theirs, None, network)
+            assert found == pytest.approx(expected, rel=0, abs=1e-12)
+        # and without it, the formula again, bit for bit
+        assert kernel.pre_roll_equity(mine, theirs) == evaluation.pre_roll_equity(mine, theirs)
+
+
+def test_a_network_given_new_weights_is_read_again():
+    network = Network.random(5, seed=4)
+    start = start_side()
+    before = kernel.pre_roll_equity(start, start, None, network)
+    network.b2 = network.b2 + 1.0  # new arrays on the same network, as training sets them
+    after = kernel.pre_roll_equity(start, start, None, network)
+    assert after != before
+    assert after == pytest.approx(
+        evaluation.pre_roll_equity(start, start, None, network), rel=0, abs=1e-12
+    )
+
+
+def test_a_network_of_another_shape_is_refused():
+    network = Network.random(5, seed=4)
+    network.w1 = network.w1[:100]
+    start = start_side()
+    with pytest.raises(ValueError, match="100 inputs and 5 hidden units"):
+        kernel.pre_roll_equity(start, start, None, network)

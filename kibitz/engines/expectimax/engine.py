@@ -43,7 +43,7 @@ DEFAULT_MAX_DEPTH = 64
 """The deepest iteration of a search without a depth limit (decisions)."""
 OWN_ESTIMATE = "formula"
 """The `Evaluation` every game has: the estimate a position starts with (the first of
-`EstimateSources.estimate_names`), the one a compiled kernel computes."""
+`EstimateSources.estimate_names`)."""
 
 
 class Expectimax(Engine):
@@ -103,9 +103,9 @@ class Expectimax(Engine):
             "check",
             True,
             "Use the game's compiled kernel where it has one (backgammon: move generation, "
-            "the estimate and the two levels of the tree above the leaves in C): the same "
-            "nodes, values and moves as the pure-Python search, 25-35 times as fast. Off = "
-            "the pure-Python reference.",
+            "the estimate, formula or network, and the two levels of the tree above the "
+            "leaves in C): the same nodes, values and moves as the pure-Python search, "
+            "25-35 times as fast. Off = the pure-Python reference.",
         ),
         OptionSpec(
             "Bearoff",
@@ -205,8 +205,7 @@ class Expectimax(Engine):
         table = self._sized_table()
         table.new_search()
         switches = {"star1": self.options["Star1"], "star2": self.options["Star2"]}
-        own = estimate == OWN_ESTIMATE
-        kernel = kernel_for(type(state)) if self.options["Kernel"] and own else None
+        kernel = kernel_for(type(state), estimate) if self.options["Kernel"] else None
         if kernel is not None:
             nodes: NodeSearch = KernelNodeSearch(kernel, state, table, **switches)
         elif isinstance(state, EstimateSources) and state.batched():

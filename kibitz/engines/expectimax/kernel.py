@@ -14,8 +14,11 @@ nodes counted, the values, the best moves and the table are the pure-Python sear
 where a poll happens moves: the nodes below a kernel call are counted together.
 
 Where the kernels were not built (no C compiler at install time) `kernel_for` finds none and
-every search is pure Python. A kernel computes the estimate a position starts with (the
-engine's `Evaluation` formula); with another the search is the Python one.
+every search is pure Python. A kernel computes the estimates its game lists in
+`ExpectimaxKernel.kernel_estimates` (the engine's `Evaluation`: formula, the estimate a
+position starts with, and for backgammon network); with another the search is the Python
+one. With the network the values may differ from the Python search's in their last bits
+(sums in another order than numpy's), so a tie between two plays may break the other way.
 """
 
 from __future__ import annotations
@@ -31,10 +34,12 @@ KINDS = (EXACT, LOWER, UPPER, PROVEN)
 """The table's bound kinds and its depth of a proven value, for a kernel that stores."""
 
 
-def kernel_for(game: type[Game]) -> Any | None:
+def kernel_for(game: type[Game], estimate: str = "formula") -> Any | None:
     """The compiled kernel of `game` (a module with `moves`, `estimate`, `decide` and
-    `chance`: `ExpectimaxKernel.expectimax_kernel`), or None."""
-    return game.expectimax_kernel() if issubclass(game, ExpectimaxKernel) else None
+    `chance`: `ExpectimaxKernel.expectimax_kernel`) where it computes `estimate`, or None."""
+    if not issubclass(game, ExpectimaxKernel) or estimate not in game.kernel_estimates:
+        return None
+    return game.expectimax_kernel()
 
 
 class KernelNodeSearch(NodeSearch):

@@ -28,6 +28,14 @@ both home is `BearoffDatabase.race_chances`'s, summed in the same order from the
 own arrays, rows found by the same `bearoff.position_index` (a binomial table here); each
 call takes the state's database (`_use`), so the database, like the position, is the
 module's for the call.
+
+With a TD network on the state (`Backgammon.network`, expectimax's option Evaluation
+network), the estimate is `network.Network.outputs`'s everywhere the game and the database
+leave it open: the 198 inputs of `network.encode`, one hidden layer summed over the inputs
+that are not zero (about 30 of them) from the network's own arrays, each call taking the
+state's network as it takes the database (`_use_network`). The sums run in another order
+than numpy's matrix product, so a value may differ from `evaluation.pre_roll_equity`'s in
+its last bits (the tests hold it to 1e-12).
 """
 
 from libc.math cimport exp, sqrt
@@ -46,6 +54,8 @@ cdef enum:
     CHECKERS = 15
     MOST = 32768  # plays of one roll at most (23,750: see the module docstring)
     SLOTS = 65536  # the table's slots (a power of two, twice MOST)
+    INPUTS = 198  # the network's inputs (`network.encode`)
+    HIDDEN_MOST = 4096  # hidden units of a network the kernel takes, at most
 
 
 cdef struct Found:
@@ -87,6 +97,15 @@ cdef int _length = 0  # its distributions' length
 cdef int _first_start = 0  # the row of its first position of all its checkers
 cdef const double* _off = NULL
 cdef const double* _first = NULL
+
+cdef object _network = None  # the TD network in use (holds its arrays), or None
+cdef tuple _network_arrays = ()  # the arrays read from it, to see when it is given new ones
+cdef int _hidden = 0  # its hidden units; 0 without one
+cdef const double* _w1 = NULL  # (198, hidden): a row per input
+cdef const double* _b1 = NULL
+cdef const double* _w2 = NULL  # (5, hidden): a row per output
+cdef const double* _b2 = NULL
+cdef double _activations[HIDDEN_MOST]
 
 
 cdef void _load_tables():
@@ -404,6 +423,89 @@ cdef inline double _clamp(double x):
     return -50.0 if x < -50.0 else 50.0 if x > 50.0 else x
 
 
+cdef int _use_network(object network) except -1:
+    """Take `network` (a `Network`, or None) for the estimate."""
+    global _network, _network_arrays, _hidden, _w1, _b1, _w2, _b2
+    cdef const double[:, ::1] w1
+    cdef const double[::1] b1
+    cdef const double[:, ::1] w2
+    cdef const double[::1] b2
+    if network is None:
+        _network, _network_arrays, _hidden = None, (), 0
+        return 0
+    arrays = (network.w1, network.b1, network.w2, network.b2)
+    if network is _network and all(
+        mine is theirs for mine, theirs in zip(arrays, _network_arrays)
+    ):
+        return 0
+    w1, b1, w2, b2 = arrays
+    if w1.shape[0] != INPUTS or not 0 < w1.shape[1] <= HIDDEN_MOST:
+        raise ValueError(f"a network of {w1.shape[0]} inputs and {w1.shape[1]} hidden units: "
+                         f"the kernel takes {INPUTS} inputs and at most {HIDDEN_MOST} units")
+    _network, _network_arrays, _hidden = network, arrays, w1.shape[1]
+    _w1, _b1, _w2, _b2 = &w1[0, 0], &b1[0], &w2[0, 0], &b2[0]
+    return 0
+
+
+cdef inline double _sigmoid(double x):
+    return 1.0 / (1.0 + exp(-_clamp(x)))
+
+
+cdef inline void _add_input(double* sums, int input, double x):
+    """Add input `input`, of value `x` (not zero), to the hidden units' sums."""
+    cdef const double* row = _w1 + input * _hidden
+    cdef int unit
+    for unit in range(_hidden):
+        sums[unit] += x * row[unit]
+
+
+cdef void _add_side(double* sums, const int* side, int offset, int left):
+    """Add one side's 98 inputs (`network.encode`) from input `offset` on."""
+    cdef int index, n
+    for index in range(24):
+        n = side[index]
+        if n:
+            _add_input(sums, offset + 4 * index, 1.0)
+            if n >= 2:
+                _add_input(sums, offset + 4 * index + 1, 1.0)
+                if n >= 3:
+                    _add_input(sums, offset + 4 * index + 2, 1.0)
+                    if n > 3:
+                        _add_input(sums, offset + 4 * index + 3, (n - 3) / 2.0)
+    if side[24]:
+        _add_input(sums, offset + 96, side[24] / 2.0)
+    if left < CHECKERS:
+        _add_input(sums, offset + 97, <double>(CHECKERS - left) / CHECKERS)
+
+
+cdef double _network_equity(const int* on_roll, const int* other, const Summary* me,
+                            const Summary* it):
+    """The cubeless equity of `network.Network.outputs` (`_hidden` units) for the player on
+    roll, neither side finished."""
+    cdef double* sums = _activations
+    cdef double out[5]
+    cdef double total, equity
+    cdef int unit, output
+    for unit in range(_hidden):
+        sums[unit] = 0.0
+    _add_side(sums, on_roll, 0, me.checkers)
+    _add_side(sums, other, 98, it.checkers)
+    _add_input(sums, 197 if me.back + it.back < 23 else 196, 1.0)  # race, or contact
+    for unit in range(_hidden):
+        sums[unit] = _sigmoid(sums[unit] + _b1[unit])
+    for output in range(5):
+        total = 0.0
+        for unit in range(_hidden):
+            total += sums[unit] * _w2[output * _hidden + unit]
+        out[output] = _sigmoid(total + _b2[output])
+    equity = 2.0 * out[0] - 1.0
+    equity += out[1]
+    equity += out[2]
+    equity -= out[3]
+    equity -= out[4]
+    return equity
+
+
 cdef double _equity(const int* on_roll, const int* other):
     """`evaluation.pre_roll_equity`, the same operations in the same order."""
     cdef Summary me = _summary(on_roll), it = _summary(other)
@@ -424,6 +526,8 @@ cdef double _equity(const int* on_roll, const int* other):
         and it.checkers <= _database_checkers
     ):
         return _race_equity(on_roll, other, me.checkers, it.checkers)
+    if _hidden:
+        return _network_equity(on_roll, other, &me, &it)
     spread = sqrt(2 * (mine + theirs))
     lead = theirs - mine
     if me.back + it.back < 23:
@@ -485,10 +589,11 @@ cdef double _equity(const int* on_roll, const int* other):
     return equity
 
 
-def pre_roll_equity(list on_roll, list other, database=None):
-    """`evaluation.pre_roll_equity` (with the bear-off `database`): the same value, bit
-    for bit."""
+def pre_roll_equity(list on_roll, list other, database=None, network=None):
+    """`evaluation.pre_roll_equity` (with the bear-off `database` and the TD `network`): the
+    same value, bit for bit with the formula (to the last bits with a network)."""
     _use(database)
+    _use_network(network)
     _load(on_roll, other)
     return _equity(_me, _opp)
 
@@ -508,6 +613,7 @@ def moves(state):
 def estimate(state):
     """`state.expected_return(0)`."""
     _use(state.bearoff)
+    _use_network(state.network)
     on_roll = state.on_roll
     _load(state.sides[on_roll], state.sides[1 - on_roll])
     value = _equity(_me, _opp)
@@ -609,6 +715,7 @@ def decide(state, double alpha, double beta, double low, double high, first, int
     them)."""
     cdef Counts counts = Counts(0, 0, 0, 0)
     _use(state.bearoff)
+    _use_network(state.network)
     on_roll = state.on_roll
     high_die, low_die = state.dice
     _load(state.sides[on_roll], state.sides[1 - on_roll])
@@ -735,6 +842,7 @@ def chance(state, table, tuple kinds, double alpha, double beta, double low, dou
     cdef bint cut = False
     sides = (tuple(state.sides[0]), tuple(state.sides[1])) if table.size else None
     _use(state.bearoff)
+    _use_network(state.network)
     _load(state.sides[on_roll], state.sides[1 - on_roll])
     memcpy(me, _me, sizeof(int) * 25)
     memcpy(opp, _opp, sizeof(int) * 25)

@@ -397,9 +397,11 @@ class Backgammon(
         setattr(copy, attribute, value)
         return copy
 
+    kernel_estimates: ClassVar[tuple[str, ...]] = ("formula", "network")
+
     @classmethod
     def expectimax_kernel(cls) -> ModuleType | None:
-        """`_kernel.pyx` (the curves and the bear-off database, not the network)."""
+        """`_kernel.pyx` (the curves or the network, and the bear-off database)."""
         return compiled_kernel()
 
     def batched(self) -> bool:
