@@ -270,8 +270,11 @@ def test_training_imports_no_other_dependency():
         "kibitz",
         "kibitz.games",
         "kibitz.games.backgammon",
+        "kibitz.games.backgammon._kernel",
         "kibitz.games.backgammon.board",
         "kibitz.games.backgammon.evaluation",
+        "kibitz.games.backgammon.game",
+        "kibitz.games.backgammon.notation",
         "kibitz.games.backgammon.network",
         "kibitz.games.backgammon.training",
         "kibitz.games.base",
@@ -281,3 +284,19 @@ def test_training_imports_no_other_dependency():
         "kibitz.games.presentation",
     }
     assert "kibitz.games.backgammon.training" in loaded
+
+
+def test_the_kernels_games_are_the_references():
+    if training.KERNEL is None:
+        pytest.skip("the compiled kernel is not built (pure-Python install)")
+    for hidden, seed in ((6, 5), (80, 1)):
+        python, compiled = Network.random(hidden, seed), Network.random(hidden, seed)
+        for game in range(3):
+            dice = training.game_dice(3, game)
+            expected = training.self_play_game(python, dice, 0.1, 0.7)
+            found = training.KERNEL.td_game(
+                compiled, training.game_dice(3, game), 0.1, 0.7, training.MAX_TURNS
+            )
+            assert found == expected  # the same points after the same number of turns
+        for name in WEIGHTS:
+            assert np.allclose(getattr(compiled, name), getattr(python, name), rtol=0, atol=1e-13)

@@ -36,15 +36,21 @@ that are not zero (about 30 of them) from the network's own arrays, each call ta
 state's network as it takes the database (`_use_network`). The sums run in another order
 than numpy's matrix product, so a value may differ from `evaluation.pre_roll_equity`'s in
 its last bits (the tests hold it to 1e-12).
+
+For the training (`training.py`), `td_game` plays one game of TD(lambda) self-play, the
+network's arrays trained in place: `training.self_play_game` with the moves generated,
+the afterstates valued and the eligibility traces kept in C.
 """
 
 from libc.math cimport exp, sqrt
+from libc.stdlib cimport calloc, free
 from libc.string cimport memcmp, memcpy
 
 import builtins
 import math
 
 from kibitz.games.backgammon import evaluation
+from kibitz.games.backgammon.board import start_side
 from kibitz.games.backgammon.game import OUTCOMES
 
 cdef enum:
@@ -451,59 +457,81 @@ cdef inline double _sigmoid(double x):
     return 1.0 / (1.0 + exp(-_clamp(x)))
 
 
-cdef inline void _add_input(double* sums, int input, double x):
-    """Add input `input`, of value `x` (not zero), to the hidden units' sums."""
-    cdef const double* row = _w1 + input * _hidden
-    cdef int unit
-    for unit in range(_hidden):
-        sums[unit] += x * row[unit]
+cdef inline int _unit(int* inputs, double* values, int count, int input, double x):
+    inputs[count], values[count] = input, x
+    return count + 1
 
 
-cdef void _add_side(double* sums, const int* side, int offset, int left):
-    """Add one side's 98 inputs (`network.encode`) from input `offset` on."""
+cdef int _encode_side(const int* side, int offset, int left, int* inputs, double* values,
+                      int count):
+    """One side's inputs that are not 0 (`network.encode`'s 98 from `offset` on) after the
+    `count` already in `inputs`/`values`: the new count."""
     cdef int index, n
     for index in range(24):
         n = side[index]
         if n:
-            _add_input(sums, offset + 4 * index, 1.0)
+            count = _unit(inputs, values, count, offset + 4 * index, 1.0)
             if n >= 2:
-                _add_input(sums, offset + 4 * index + 1, 1.0)
+                count = _unit(inputs, values, count, offset + 4 * index + 1, 1.0)
                 if n >= 3:
-                    _add_input(sums, offset + 4 * index + 2, 1.0)
+                    count = _unit(inputs, values, count, offset + 4 * index + 2, 1.0)
                     if n > 3:
-                        _add_input(sums, offset + 4 * index + 3, (n - 3) / 2.0)
+                        count = _unit(inputs, values, count, offset + 4 * index + 3,
+                                      (n - 3) / 2.0)
     if side[24]:
-        _add_input(sums, offset + 96, side[24] / 2.0)
+        count = _unit(inputs, values, count, offset + 96, side[24] / 2.0)
     if left < CHECKERS:
-        _add_input(sums, offset + 97, <double>(CHECKERS - left) / CHECKERS)
+        count = _unit(inputs, values, count, offset + 97, <double>(CHECKERS - left) / CHECKERS)
+    return count
 
 
-cdef double _network_equity(const int* on_roll, const int* other, const Summary* me,
-                            const Summary* it):
-    """The cubeless equity of `network.Network.outputs` (`_hidden` units) for the player on
-    roll, neither side finished."""
-    cdef double* sums = _activations
-    cdef double out[5]
-    cdef double total, equity
-    cdef int unit, output
+cdef int _encode(const int* on_roll, const int* other, int* inputs, double* values):
+    """`network.encode`'s inputs that are not 0, in order (at most `INPUTS`): their count."""
+    cdef Summary me = _summary(on_roll), it = _summary(other)
+    cdef int count = _encode_side(on_roll, 0, me.checkers, inputs, values, 0)
+    count = _encode_side(other, 98, it.checkers, inputs, values, count)
+    return _unit(inputs, values, count, 197 if me.back + it.back < 23 else 196, 1.0)
+
+
+cdef void _forward(const int* inputs, const double* values, int count, double* hidden,
+                   double* out):
+    """`Network.forward` of the encoded inputs: the hidden activations and the 5 outputs."""
+    cdef const double* row
+    cdef double x, total
+    cdef int at, unit, output
     for unit in range(_hidden):
-        sums[unit] = 0.0
-    _add_side(sums, on_roll, 0, me.checkers)
-    _add_side(sums, other, 98, it.checkers)
-    _add_input(sums, 197 if me.back + it.back < 23 else 196, 1.0)  # race, or contact
+        hidden[unit] = 0.0
+    for at in range(count):
+        row, x = _w1 + inputs[at] * _hidden, values[at]
+        for unit in range(_hidden):
+            hidden[unit] += x * row[unit]
     for unit in range(_hidden):
-        sums[unit] = _sigmoid(sums[unit] + _b1[unit])
+        hidden[unit] = _sigmoid(hidden[unit] + _b1[unit])
     for output in range(5):
         total = 0.0
         for unit in range(_hidden):
-            total += sums[unit] * _w2[output * _hidden + unit]
+            total += hidden[unit] * _w2[output * _hidden + unit]
         out[output] = _sigmoid(total + _b2[output])
-    equity = 2.0 * out[0] - 1.0
+
+
+cdef inline double _outputs_equity(const double* out):
+    """`network.equity` of one row of outputs."""
+    cdef double equity = 2.0 * out[0] - 1.0
     equity += out[1]
     equity += out[2]
     equity -= out[3]
     equity -= out[4]
     return equity
+
+
+cdef double _network_equity(const int* on_roll, const int* other):
+    """The cubeless equity of `network.Network.outputs` (`_hidden` units) for the player on
+    roll, neither side finished."""
+    cdef int inputs[INPUTS]
+    cdef double values[INPUTS]
+    cdef double out[5]
+    _forward(inputs, values, _encode(on_roll, other, inputs, values), _activations, out)
+    return _outputs_equity(out)
 
 
 cdef double _equity(const int* on_roll, const int* other):
@@ -527,7 +555,7 @@ cdef double _equity(const int* on_roll, const int* other):
     ):
         return _race_equity(on_roll, other, me.checkers, it.checkers)
     if _hidden:
-        return _network_equity(on_roll, other, &me, &it)
+        return _network_equity(on_roll, other)
     spread = sqrt(2 * (mine + theirs))
     lead = theirs - mine
     if me.back + it.back < 23:
@@ -873,3 +901,196 @@ def chance(state, table, tuple kinds, double alpha, double beta, double low, dou
     else:
         value = done
     return value, counts.decision_nodes, counts.leaves, counts.probes, counts.estimates
+
+
+# -- TD(lambda) self-play (`training.self_play_game` in C) ----------------------------------------
+
+
+cdef int _FLIP[5]
+_FLIP[:] = [0, 3, 4, 1, 2]
+
+
+cdef struct Traces:
+    double* w1  # (5, INPUTS, hidden): each output's gradient, times `scale`
+    double* b1  # (5, hidden)
+    double* w2  # (5, 5, hidden)
+    double* b2  # (5, 5)
+    double scale
+
+
+cdef void _decay(Traces* traces, double decay, int hidden):
+    """`training.Traces.add`'s decay: the scale, folded in before it underflows."""
+    cdef int index
+    traces.scale *= decay
+    if traces.scale < 1e-100:
+        for index in range(5 * INPUTS * hidden):
+            traces.w1[index] *= traces.scale
+        for index in range(5 * hidden):
+            traces.b1[index] *= traces.scale
+        for index in range(25 * hidden):
+            traces.w2[index] *= traces.scale
+        for index in range(25):
+            traces.b2[index] *= traces.scale
+        traces.scale = 1.0
+
+
+cdef void _add_gradients(Traces* traces, const int* inputs, const double* values, int count,
+                         const double* hidden, const double* out, double decay, int player):
+    """`training.Traces.add`: decay, then add the gradients of the outputs `out` of the
+    encoded inputs (hidden activations `hidden`), the position seen by `player`, the
+    traces kept in player 0's view (player 1's output k is player 0's output _FLIP[k],
+    its win 1 minus the other's)."""
+    cdef int H = _hidden, k, unit, at, source
+    cdef double slope, sign, x
+    cdef double back[HIDDEN_MOST]
+    cdef double* row
+    _decay(traces, decay, H)
+    for k in range(5):
+        source = _FLIP[k] if player else k
+        sign = -1.0 if player and k == 0 else 1.0
+        slope = out[source] * (1.0 - out[source]) * sign / traces.scale
+        row = traces.b1 + k * H
+        for unit in range(H):
+            back[unit] = slope * _w2[source * H + unit] * (hidden[unit] * (1.0 - hidden[unit]))
+            row[unit] += back[unit]
+        for at in range(count):
+            row, x = traces.w1 + (k * INPUTS + inputs[at]) * H, values[at]
+            for unit in range(H):
+                row[unit] += x * back[unit]
+        row = traces.w2 + (k * 5 + source) * H
+        for unit in range(H):
+            row[unit] += slope * hidden[unit]
+        traces.b2[k * 5 + source] += slope
+
+
+cdef void _step(Traces* traces, double* w1, double* b1, double* w2, double* b2,
+                const double* error, double alpha):
+    """`training.Traces.step`: the weights moved by `alpha` times the temporal difference
+    `error` (player 0's view) along the traces."""
+    cdef int H = _hidden, k
+    cdef double factors[5]
+    for k in range(5):
+        factors[k] = alpha * traces.scale * error[k]
+    _move(w1, traces.w1, INPUTS * H, factors)
+    _move(b1, traces.b1, H, factors)
+    _move(w2, traces.w2, 5 * H, factors)
+    _move(b2, traces.b2, 5, factors)
+
+
+cdef inline void _move(double* weights, const double* trace, int size, const double* factors):
+    """``weights += factors @ trace`` (`trace`: 5 rows of `size`)."""
+    cdef int index, k
+    cdef double change
+    for index in range(size):
+        change = 0.0
+        for k in range(5):
+            change += factors[k] * trace[k * size + index]
+        weights[index] += change
+
+
+cdef inline void _seen_by_first(const double* out, int player, double* seen):
+    """`training.seen_by_first`: outputs of the player on roll in player 0's view."""
+    cdef int k
+    for k in range(5):
+        seen[k] = out[_FLIP[k]] if player else out[k]
+    if player:
+        seen[0] = 1.0 - seen[0]
+
+
+cdef inline void _side(const signed char* side, int* into):
+    cdef int index
+    for index in range(25):
+        into[index] = side[index]
+
+
+def td_game(network, dice, double alpha, double decay, int max_turns):
+    """`training.self_play_game`: one game of TD(lambda) self-play, `network`'s arrays
+    trained in place; (player 0's points, 0 for a game stuck after `max_turns` turns; the
+    turns played). The same moves and dice as the Python game; the weights to the last
+    bits (sums in another order than numpy's)."""
+    cdef double[:, ::1] w1 = network.w1
+    cdef double[::1] b1 = network.b1
+    cdef double[:, ::1] w2 = network.w2
+    cdef double[::1] b2 = network.b2
+    cdef int sides[2][25]
+    cdef int inputs[INPUTS]
+    cdef double values[INPUTS]
+    cdef double hidden[HIDDEN_MOST]
+    cdef double out[5]
+    cdef double value[5]
+    cdef double following[5]
+    cdef double error[5]
+    cdef int player = 0, turn, k, index, most, best, count, points, H
+    cdef int mover[25]
+    cdef int other[25]
+    cdef double equity, lowest
+    cdef Traces traces
+    _use_network(network)
+    H = _hidden
+    randint = dice.randint
+    start = start_side()
+    for index in range(25):
+        sides[0][index] = sides[1][index] = start[index]
+    traces.w1 = <double*>calloc(5 * INPUTS * H, sizeof(double))
+    traces.b1 = <double*>calloc(5 * H, sizeof(double))
+    traces.w2 = <double*>calloc(25 * H, sizeof(double))
+    traces.b2 = <double*>calloc(25, sizeof(double))
+    traces.scale = 1.0
+    try:
+        if not traces.w1 or not traces.b1 or not traces.w2 or not traces.b2:
+            raise MemoryError("the traces of a TD game")
+        count = _encode(sides[0], sides[1], inputs, values)
+        _forward(inputs, values, count, hidden, out)
+        _add_gradients(&traces, inputs, values, count, hidden, out, decay, 0)
+        _seen_by_first(out, 0, value)
+        for turn in range(max_turns):
+            first, second = randint(1, 6), randint(1, 6)
+            memcpy(_me, sides[player], sizeof(int) * 25)
+            memcpy(_opp, sides[1 - player], sizeof(int) * 25)
+            most = _generate(max(first, second), min(first, second))
+            best, lowest = -1, 0.0
+            if most == 0:  # the pass
+                memcpy(mover, _me, sizeof(int) * 25)
+                memcpy(other, _opp, sizeof(int) * 25)
+            else:
+                for index in range(_count):
+                    if _found[index].length != most:
+                        continue
+                    _side(_found[index].opp, other)
+                    _side(_found[index].me, mover)
+                    count = _encode(other, mover, inputs, values)
+                    _forward(inputs, values, count, hidden, out)
+                    equity = _outputs_equity(out)
+                    if best < 0 or equity < lowest:
+                        best, lowest = index, equity
+                _side(_found[best].opp, other)
+                _side(_found[best].me, mover)
+            memcpy(sides[player], mover, sizeof(int) * 25)
+            memcpy(sides[1 - player], other, sizeof(int) * 25)
+            if not _summary(mover).checkers:  # the mover has borne off: it has won
+                points = <int>_points(other, _summary(other).checkers)
+                for k in range(5):
+                    following[k] = 0.0
+                following[0] = 1.0
+                following[1] = points >= 2
+                following[2] = points >= 3
+                _seen_by_first(following, player, out)  # the mover's outcome, player 0's view
+                for k in range(5):
+                    error[k] = out[k] - value[k]
+                _step(&traces, &w1[0, 0], &b1[0], &w2[0, 0], &b2[0], error, alpha)
+                return (points if player == 0 else -points), turn + 1
+            player = 1 - player
+            count = _encode(other, mover, inputs, values)
+            _forward(inputs, values, count, hidden, out)
+            _seen_by_first(out, player, following)
+            for k in range(5):
+                error[k] = following[k] - value[k]
+            _step(&traces, &w1[0, 0], &b1[0], &w2[0, 0], &b2[0], error, alpha)
+            _add_gradients(&traces, inputs, values, count, hidden, out, decay, player)
+            memcpy(value, following, sizeof(double) * 5)
+        return 0.0, max_turns
+    finally:
+        free(traces.w1)
+        free(traces.b1)
+        free(traces.w2)
+        free(traces.b2)
