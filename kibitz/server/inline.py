@@ -18,14 +18,24 @@ makes its engine as new again (`Engine.new_game`), so that every search starts f
 same state as on a fresh engine (or in a worker). The server does that once the answer is
 on its way (clearing a table can cost more than the search), and drops an engine that
 raised.
+
+Nor are its answers converted anew each time: an engine made as new answers a repeated
+analysis with the same Infos and Result but for their time, rate and table fill, and
+converting them (moves formatted and labelled, a message per root move) costs about half
+what the search of a small game does. `Conversions` keeps the wire form of the latest
+answers, by position and answer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import Any
+import dataclasses
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, TypeVar
 
-from kibitz.engines import Engine, Info, SearchContext
+from google.protobuf.message import Message
+
+from kibitz.engines import Engine, Info, Result, RootMove, SearchContext
 from kibitz.games import Game
 from kibitz.server import convert
 from kibitz.server.validation import SearchJob
@@ -37,6 +47,9 @@ INLINE_MEMORY_MB = 16
 KEPT_ENGINES = 8
 """Engines `ReadyEngines` keeps at most (each holds up to INLINE_MEMORY_MB of tables): the
 ones given back last."""
+
+CONVERSIONS = 256
+"""Answers `Conversions` keeps converted at most (the ones used last)."""
 
 
 def runs_here(engine: type[Engine], options: dict[str, Any]) -> bool:
@@ -91,20 +104,85 @@ class ReadyEngines:
         self._ready.clear()
 
 
+Wire = TypeVar("Wire", bound=Message)
+
+
+class Conversions:
+    """The wire messages of the latest inline answers (see the module docstring), kept
+    serialized (each call gets a message of its own to change), by the position searched
+    and every field of the answer that its conversion reads but those that vary between
+    alike searches (time, rate, table fill, statistics), which are set on each message."""
+
+    def __init__(self, size: int = CONVERSIONS) -> None:
+        self.size = size
+        self._made: OrderedDict[Hashable, bytes] = OrderedDict()
+        """Serialized messages by key, the least recently used first."""
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    def info(self, info: Info, root: Game, position: Hashable, with_roots: bool) -> pb.Info:
+        """`convert.wire_info(info, root, with_roots)`; `position`: what `root` was read
+        from (its game, text and moves)."""
+        roots = _roots_key(info.root_moves) if with_roots else None
+        key = (position, pb.Info, info.depth, info.seldepth, info.score, info.nodes)
+        key += (tuple(info.pv), info.multipv, roots)
+        message = self._converted(key, pb.Info, lambda: convert.wire_info(info, root, with_roots))
+        message.nodes_per_second = info.nps
+        message.time_ms = convert.ms(info.time)
+        message.hash_full = info.hashfull
+        return message
+
+    def result(self, result: Result, root: Game, position: Hashable) -> pb.Result:
+        """`convert.result_to_pb(result, root)`; `position` as for `info`."""
+        key = (position, pb.Result, result.best_move, result.score, tuple(result.pv))
+        key += (_roots_key(result.root_moves), result.nodes, result.depth, result.seldepth)
+        key += (result.stop_reason,)
+        message = self._converted(key, pb.Result, lambda: _statless(result, root))
+        message.time_ms = convert.ms(result.time)
+        message.stats.update(result.stats)
+        return message
+
+    def _converted(self, key: Hashable, kind: type[Wire], convert_it: Callable[[], Wire]) -> Wire:
+        """A copy of the message converted for `key` before, else `convert_it()`'s (kept)."""
+        made = self._made.get(key)
+        if made is not None:
+            self._made.move_to_end(key)
+            return kind.FromString(made)
+        message = convert_it()
+        self._made[key] = message.SerializeToString()
+        if len(self._made) > self.size:
+            self._made.popitem(last=False)
+        return message
+
+
+def _statless(result: Result, root: Game) -> pb.Result:
+    """`result` on the wire without its statistics (kept so, added to each message)."""
+    return convert.result_to_pb(dataclasses.replace(result, stats={}), root)
+
+
+def _roots_key(roots: Sequence[RootMove]) -> tuple:
+    """The root moves' fields that their conversion reads, hashable."""
+    return tuple((r.move, r.score, tuple(r.pv), r.prior, r.probability) for r in roots)
+
+
 def search(
-    instance: Engine, job: SearchJob, started: float, time_cap: float, progress: bool
+    instance: Engine, job: SearchJob, started: float, progress: bool, conversions: Conversions
 ) -> list[pb.SearchResponse]:
     """The responses of the whole search by `instance` (an engine `ReadyEngines` lent): its
-    Infos (when `progress`), then its Result."""
+    Infos (when `progress`), then its Result, converted through `conversions`."""
     state = job.state
     root = state.clone()
-    limits = convert.limits_from_pb(job.limits, root)
-    limits.nodes = min(limits.nodes or instance.inline_nodes, instance.inline_nodes)
-    limits.max_time = time_cap
+    budget = instance.inline_nodes
+    asked = job.engine_limits  # a game not over: a search (with the server's cap)
+    limits = dataclasses.replace(asked, nodes=min(asked.nodes or budget, budget))
     infos: list[Info] = []
     context = SearchContext(report=infos.append if progress else lambda info: None, started=started)
     result = instance.search(state, limits, context)
+    position = (type(root), job.position, tuple(job.moves))
     with_roots = job.limits.report_root_moves
-    return [pb.SearchResponse(info=convert.wire_info(info, root, with_roots)) for info in infos] + [
-        pb.SearchResponse(result=convert.result_to_pb(result, root))
+    responses = [
+        pb.SearchResponse(info=conversions.info(info, root, position, with_roots)) for info in infos
     ]
+    responses.append(pb.SearchResponse(result=conversions.result(result, root, position)))
+    return responses

@@ -7,8 +7,8 @@ import contextlib
 import functools
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from typing import Any, NamedTuple
 
 import grpc
 
@@ -26,6 +26,7 @@ from kibitz.server.validation import (
     SearchJob,
     checked_options,
     engine_for,
+    fresh_options,
     game_named,
     limit_ranges,
     prepare_search,
@@ -89,8 +90,9 @@ def _streams_errors(method: Callable) -> Callable:
 class EngineService(pb_grpc.EngineServiceServicer):
     """kibitz.v1.EngineService: validates each request, then routes it to a worker process.
 
-    Handlers never search themselves; errors are raised as ServiceError (or worker
-    failures) and turned into gRPC statuses by the decorators above.
+    Handlers search themselves only where a search is tiny (inline.py, the fast path);
+    errors are raised as ServiceError (or worker failures) and turned into gRPC statuses by
+    the decorators above.
     """
 
     def __init__(
@@ -122,6 +124,8 @@ class EngineService(pb_grpc.EngineServiceServicer):
         """Running and waiting analyses: their stop events and (once started) workers."""
         self.inline_engines = inline.ReadyEngines()
         """The engines of the analyses run here (inline.py)."""
+        self.inline_conversions = inline.Conversions()
+        """The wire form of their latest answers (inline.py)."""
         self._catalogues: dict[str, tuple[tuple, Any]] = {}
         """ListGames' and ListEngines' answers, with the registries they were made from."""
 
@@ -205,8 +209,7 @@ class EngineService(pb_grpc.EngineServiceServicer):
     async def CreateSession(self, request: pb.CreateSessionRequest, context) -> pb.Session:
         game = game_named(request.game)
         engine = engine_for(request.engine, game)
-        given = typed_options(engine, request.options)
-        options = checked_options(engine, game, {**engine.default_options(), **given})
+        options = fresh_options(engine, game, request.options)
         owner = self._caller(context)
         session = await self.sessions.open(
             game, engine, options, owner, self._configured_worker, request.session_id
@@ -335,40 +338,47 @@ class EngineService(pb_grpc.EngineServiceServicer):
 
     @_streams_errors
     def Analyze(self, request: pb.AnalyzeRequest, context) -> AsyncIterator[pb.SearchResponse]:
-        return self._analysis(request, progress=True)  # closed by the decorator
+        analysis = self._analysis_of(request)  # its errors too become the call's status
+        return self._inline_search(analysis) if analysis.inline else self._on_worker(analysis, True)
 
     @_handles_errors
     async def AnalyzeResult(self, request: pb.AnalyzeRequest, context) -> pb.Result:
+        analysis = self._analysis_of(request)
+        if analysis.inline:  # the Result alone, without a stream's generators
+            instance = self.inline_engines.take(analysis.engine, analysis.game, analysis.options)
+            (answer,) = self._run_inline(instance, analysis.job, analysis.started, False, 0.0)
+            self._give_back_soon(instance, analysis)
+            return answer.result
         # closed at once, not when collected: its timers and its worker must not outlive it
-        async with contextlib.aclosing(self._analysis(request, progress=False)) as responses:
+        async with contextlib.aclosing(self._on_worker(analysis, False)) as responses:
             async for response in responses:
                 if response.HasField("result"):
                     return response.result
         raise ServiceError(grpc.StatusCode.INTERNAL, "the analysis ended without a result")
 
-    async def _analysis(
-        self, request: pb.AnalyzeRequest, progress: bool
-    ) -> AsyncIterator[pb.SearchResponse]:
-        """An analysis on a worker lent by the pool, with a transient engine."""
+    def _analysis_of(self, request: pb.AnalyzeRequest) -> _Analysis:
+        """The analysis `request` asks for, checked (its game, engine and options kept
+        checked between calls: validation.py)."""
         started = asyncio.get_running_loop().time()
         game = game_named(request.game)
         engine = engine_for(request.engine, game)
-        given = typed_options(engine, request.options)
-        options = checked_options(engine, game, {**engine.default_options(), **given})
+        options = fresh_options(engine, game, request.options)
         job = self._job(game, engine, options, request)
-        if inline.eligible(engine, options, job):
-            inline_search = self._inline_search(engine, game, options, job, started, progress)
-            with contextlib.closing(inline_search) as responses:
-                for response in responses:
-                    yield response
-            return
+        inline_here = inline.eligible(engine, options, job)
+        return _Analysis(game, engine, options, job, started, request.priority, inline_here)
+
+    async def _on_worker(
+        self, analysis: _Analysis, progress: bool
+    ) -> AsyncIterator[pb.SearchResponse]:
+        """An analysis on a worker lent by the pool, with a transient engine."""
+        game, engine, options, job, started, *_ = analysis
         memory = MemoryBudget.need_mb(engine, options)
         self.budget.reserve(memory, f"a {game.name} analysis with {engine.name}")
         stop = asyncio.Event()
         self._analyses[stop] = None
         try:
             async with self.queue.slot(
-                request.priority, stop, _queue_deadline(job, started)
+                analysis.priority, stop, _queue_deadline(job, started)
             ) as turn:
                 if self._answers_here(turn, engine, options):
                     yield self._expired_answer(engine, game, options, job, started, turn.waited)
@@ -404,24 +414,22 @@ class EngineService(pb_grpc.EngineServiceServicer):
             and inline.runs_here(engine, options)
         )
 
-    def _inline_search(
-        self,
-        engine: type[Engine],
-        game: type[Game],
-        options: dict[str, Any],
-        job: SearchJob,
-        started: float,
-        progress: bool,
-    ) -> Iterator[pb.SearchResponse]:
-        """A tiny search run here (inline.py) on a kept engine. The engine is made new once
-        the answer is on its way (the loop sends it first)."""
-        instance = self.inline_engines.take(engine, game, options)
-        responses = self._run_inline(instance, job, started, progress, 0.0)
+    async def _inline_search(self, analysis: _Analysis) -> AsyncIterator[pb.SearchResponse]:
+        """The stream of a tiny search run here (inline.py) on a kept engine, given back
+        once the stream has taken its last response."""
+        instance = self.inline_engines.take(analysis.engine, analysis.game, analysis.options)
+        responses = self._run_inline(instance, analysis.job, analysis.started, True, 0.0)
         try:
-            yield from responses
+            for response in responses:
+                yield response
         finally:
-            loop = asyncio.get_running_loop()
-            loop.call_soon(self.inline_engines.give_back, instance, game, options)
+            self._give_back_soon(instance, analysis)
+
+    def _give_back_soon(self, instance: Engine, analysis: _Analysis) -> None:
+        """Make an inline search's engine new again for the next, once its answer is on its
+        way (the loop sends it first: clearing a table may cost more than the search)."""
+        loop = asyncio.get_running_loop()
+        loop.call_soon(self.inline_engines.give_back, instance, analysis.game, analysis.options)
 
     def _expired_answer(
         self,
@@ -447,7 +455,7 @@ class EngineService(pb_grpc.EngineServiceServicer):
         """The responses of a search by `instance` here (inline.py), its Result finished
         like a worker's (`waited`: seconds in the queue); an engine that fails is closed."""
         try:
-            responses = inline.search(instance, job, started, self.config.max_search_time, progress)
+            responses = inline.search(instance, job, started, progress, self.inline_conversions)
         except Exception as exc:  # an engine bug fails this call only
             log.exception("inline search failed")
             instance.close()
@@ -524,6 +532,19 @@ class EngineService(pb_grpc.EngineServiceServicer):
         await self.sessions.close_all()
         await self.pool.close()
         self.inline_engines.close()
+
+
+class _Analysis(NamedTuple):
+    """An analysis checked (`EngineService._analysis_of`)."""
+
+    game: type[Game]
+    engine: type[Engine]
+    options: dict[str, Any]
+    job: SearchJob
+    started: float
+    priority: int
+    inline: bool
+    """Whether it runs here (inline.py)."""
 
 
 def _queue_deadline(job: SearchJob, started: float) -> float | None:

@@ -14,6 +14,7 @@ from kibitz.engines import (
     ENGINES,
     MAX_PLY,
     Engine,
+    Limits,
     OptionError,
     OptionUnavailable,
     default_engine_for,
@@ -101,6 +102,29 @@ def checked_options(
     return options
 
 
+CHECKED_OPTIONS = 256
+"""Option sets `fresh_options` keeps checked (the latest), for the requests that repeat them."""
+
+
+def fresh_options(
+    engine: type[Engine], game: type[Game], given: Mapping[str, str]
+) -> dict[str, Any]:
+    """Every option of a fresh `engine` for `game` (typed): its defaults, with `given` (the
+    wire's texts) over them; INVALID_ARGUMENT naming the culprit where they do not suit it.
+    The options checked for a repeated request are kept (a dict of its own is answered)."""
+    return dict(_fresh_options(engine, game, tuple(given.items())))
+
+
+@functools.lru_cache(maxsize=CHECKED_OPTIONS)
+def _fresh_options(
+    engine: type[Engine], game: type[Game], given: tuple[tuple[str, str], ...]
+) -> tuple[tuple[str, Any], ...]:
+    """`fresh_options`' checking, kept (failures are not: they raise); `given` in the
+    request's order (where two texts name one option, the later one holds)."""
+    typed = typed_options(engine, dict(given))
+    return tuple(checked_options(engine, game, {**engine.default_options(), **typed}).items())
+
+
 def check_options_at(engine: type[Engine], state: Game, options: Mapping[str, Any]) -> None:
     """`engine.check_options_at` for the position to search: INVALID_ARGUMENT where the
     options do not suit it, FAILED_PRECONDITION where they need what the server lacks (a
@@ -127,6 +151,9 @@ class SearchJob:
     """Whether the limits set a time of their own (else the server's cap is the deadline)."""
     state: Game
     """The position to search (after `moves`)."""
+    engine_limits: Limits | None
+    """`limits` as engines take them, read in `state`, with the server's cap as `max_time`
+    (None: the game is over)."""
     inline: bool
     """Whether the search is small enough for the server to run itself (`inline.py`)."""
 
@@ -176,14 +203,17 @@ def prepare_search(
     timed = not limits.infinite and bool(
         limits.HasField("move_time_ms") or limits.clock.time_left_ms
     )
-    deadline = None
+    deadline = engine_limits = None
     if not state.is_terminal():
+        try:
+            engine_limits = convert.limits_from_pb(limits, state)  # reads search_moves
+        except ValueError as exc:
+            raise invalid(f"limits.{exc}") from None
         check_options_at(engine, state, options)
-        engine_limits = convert.limits_from_pb(limits, state)
         engine_limits.max_time = time_cap
         deadline = engine.deadline(engine_limits, state.perspective())  # a roll: the roller's clock
     inline = _small(engine, limits, state)
-    return SearchJob(position, expanded, limits, deadline, timed, state, inline)
+    return SearchJob(position, expanded, limits, deadline, timed, state, engine_limits, inline)
 
 
 def _small(engine: type[Engine], limits: pb.Limits, state: Game) -> bool:
@@ -218,11 +248,6 @@ def _checked_limits(limits: pb.Limits, state: Game, default_move_time_ms: int) -
     _check_clock(checked.clock, state)
     if state.is_terminal() and checked.search_moves:
         raise invalid(f"limits.search_moves: the game is over ({state.terminal_reason()})")
-    if not state.is_terminal():
-        try:
-            convert.limits_from_pb(checked, state)  # parses search_moves
-        except ValueError as exc:
-            raise invalid(f"limits.{exc}") from None
     unlimited = not (
         checked.HasField("depth")
         or checked.HasField("nodes")
