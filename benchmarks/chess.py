@@ -476,25 +476,29 @@ def _solve_slice(task: tuple[list[tuple[str, str, list[str]]], float]) -> tuple[
 
 def _solve_variants(
     task: tuple[list[tuple[str, str, list[str]]], Limits, list[dict[str, bool]]],
-) -> list[int]:
-    """How many of some positions each option set of kibitz solves within `limits`."""
+) -> list[tuple[int, float]]:
+    """How many of some positions each option set of kibitz solves within `limits`, and the
+    seconds its searches took in all."""
     positions, limits, variants = task
     solved = [0] * len(variants)
+    seconds = [0.0] * len(variants)
     for _, fen, best in positions:
         board = chess.Board(fen)
         for index, options in enumerate(variants):
             state = Chess.from_position(fen)
             result = AlphaBeta(options).search(state, limits, SearchContext())
+            seconds[index] += result.time
             if board.san(chess.Move.from_uci(state.format_move(result.best_move))) in best:
                 solved[index] += 1
-    return solved
+    return list(zip(solved, seconds, strict=True))
 
 
 def variants_table(
     limits: Limits, variants: dict[str, dict[str, bool]], workers: int, limit: int | None = None
 ) -> str:
     """Win At Chess solved by kibitz with each of `variants` (a name and its options), side by
-    side: at a node limit the count does not depend on the machine's load."""
+    side, and the mean seconds a search took: at a node limit the count does not depend on
+    the machine's load."""
     suite = wac()[:limit]
     sets = list(variants.values())
     slices = [(suite[index::workers], limits, sets) for index in range(workers)]
@@ -503,10 +507,11 @@ def variants_table(
     budget = f"{limits.nodes:,} nodes" if limits.nodes else f"{limits.movetime:g} s"
     title = f"Win At Chess, {len(suite)} positions, {budget} each"
     width = max(len(text) for text in (title, *variants)) + 2
-    rows = [f"{title:<{width}}{'solved':>8}{'%':>8}"]
+    rows = [f"{title:<{width}}{'solved':>8}{'%':>8}{'mean s':>8}"]
     for index, name in enumerate(variants):
-        solved = sum(count[index] for count in counts)
-        rows.append(f"{name:<{width}}{solved:>8}{100 * solved / len(suite):>8.1f}")
+        solved = sum(count[index][0] for count in counts)
+        seconds = sum(count[index][1] for count in counts) / len(suite)
+        rows.append(f"{name:<{width}}{solved:>8}{100 * solved / len(suite):>8.1f}{seconds:>8.2f}")
     return "\n".join(rows)
 
 

@@ -73,7 +73,7 @@ def _deadlines(limits: Limits, side: int) -> tuple[float | None, float | None]:
 class TimeManager:
     """Deadlines anchored at the moment of construction on a given clock."""
 
-    __slots__ = ("clock", "hard", "soft", "start")
+    __slots__ = ("clock", "fixed", "hard", "soft", "start")
 
     def __init__(
         self, limits: Limits, side: int, clock: Callable[[], float], start: float | None = None
@@ -84,6 +84,9 @@ class TimeManager:
         deadlines = allocate(limits, side)
         self.soft = deadlines.soft
         self.hard = deadlines.hard
+        self.fixed = limits.movetime is not None and limits.clock is None and not limits.infinite
+        """The time is this move's alone (a movetime, no clock): what it leaves unused is
+        not saved for a later move."""
 
     def elapsed(self) -> float:
         return self.clock() - self.start

@@ -257,15 +257,18 @@ class AlphaBeta(Engine):
             check_every=KERNEL_CHECK_EVERY if kernel is not None else CHECK_EVERY,
             compiled=nodes if isinstance(nodes, KernelNodeSearch) else None,
         )
-        if limits.solve:
-            completed, completed_depth, solved, stop_reason = solve(root)
-        else:
-            max_depth = max_ply
-            if not limits.infinite and limits.depth is not None:
-                max_depth = max(1, min(max_depth, limits.depth))
-            completed, completed_depth, solved, stop_reason = root.deepen(
-                max_depth, record_root=not limits.search_moves
-            )
+        try:
+            if limits.solve:
+                completed, completed_depth, solved, stop_reason = solve(root)
+            else:
+                max_depth = max_ply
+                if not limits.infinite and limits.depth is not None:
+                    max_depth = max(1, min(max_depth, limits.depth))
+                completed, completed_depth, solved, stop_reason = root.deepen(
+                    max_depth, record_root=not limits.search_moves
+                )
+        finally:
+            root.close()
 
         elapsed = driver.elapsed()
         stats: dict[str, float] = {

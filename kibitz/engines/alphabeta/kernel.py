@@ -1,14 +1,15 @@
 """The bridge to a compiled kernel: `NodeSearch` with the root's passes and subtrees in C.
 
-The kernel (`kernels/`) repeats `NodeSearch.search` node for node over a `NativeTable`, and
-`RootSearch.search_root`'s pass over the root moves in one call (`root_pass`). The rest of
-the root stays in Python; for each kernel call the counters (nodes, seldepth, the proven-result
-counter, cutoff statistics) go into the kernel and come back out, also when a stop raised
-in the kernel's poll unwinds it.
+The kernel (`kernels/`) repeats `NodeSearch.search` node for node over a `NativeTable`,
+`RootSearch.search_root`'s pass over the root moves in one call (`root_pass`), and all of a
+solve's probes in one call (`probes`). The rest of the root stays in Python; for each
+kernel call the counters (nodes, seldepth, the proven-result counter, cutoff statistics) go
+into the kernel and come back out, also when a stop raised in the kernel's poll unwinds it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kibitz.engines.alphabeta.kernels import NativeTable
@@ -62,6 +63,23 @@ class KernelNodeSearch(NodeSearch):
         finally:
             self._leave()
 
+    def probes(
+        self, moves: list[Move], depth: int, multipv: int, probed: Callable[..., None]
+    ) -> None:
+        """`solve`'s probes over the root `moves` in one kernel call; `probed(lower, upper,
+        index, pv)` after each (`Connect4Search.probes`), with the counters up to date."""
+        kernel = self._enter()
+
+        def counted(*args: Any) -> None:
+            self.nodes = kernel.nodes
+            self.seldepth = kernel.seldepth
+            probed(*args)
+
+        try:
+            kernel.probes(self.state, moves, depth, multipv, counted)
+        finally:
+            self._leave()
+
     def root_values(self, moves: list[Move]) -> list[int]:
         """`RootSearch.static_values` of the root `moves`, in their order."""
         return self.kernel.root_values(self.state, moves)
@@ -69,6 +87,10 @@ class KernelNodeSearch(NodeSearch):
     def table_line(self, pv: list[Move], depth: int) -> list[Move]:
         """`RootSearch.extend_pv`: `pv` followed by the table's (or forced) moves."""
         return self.kernel.table_line(self.state, pv, depth)
+
+    def close(self) -> None:
+        """Drop the kernel's poll (a reference back to this search) once the search is over."""
+        self.kernel.poll = None
 
     def _enter(self) -> Any:
         """The kernel, with the counters handed to it."""

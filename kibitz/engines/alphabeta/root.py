@@ -21,6 +21,7 @@ from kibitz.engines.alphabeta.nodes import (
     terminal_value,
 )
 from kibitz.engines.alphabeta.table import BOUNDS, EXACT, LOWER, PROVEN, UPPER
+from kibitz.engines.base import SearchContext
 from kibitz.engines.driver import SearchDriver
 from kibitz.engines.types import WIN, WIN_THRESHOLD, RootMove, Score
 from kibitz.games import Game, Move
@@ -91,6 +92,10 @@ def forced_move(nodes: NodeSearch) -> Move | None:
     return None if safe else nodes.moves_of()[0]
 
 
+def _no_poll(ply: int) -> None:
+    """`NodeSearch.check` once the search is over."""
+
+
 class RootSearch:
     """The root of one search: its lines, the iteration, polling and reporting."""
 
@@ -124,10 +129,24 @@ class RootSearch:
         self.answer: list[Line] = []
         """What the search would answer if stopped now (sent with every Info)."""
         self.fail_high_line: Line | None = None
+        self.pass_best: Line | None = None
+        """The best line the running iteration's passes have found (an exact score above
+        the others', or a fail high): its answer if a deadline or a stop cuts it."""
         self.iteration_nodes: list[int] = []
         self._static_values: dict[Move, int] | None = None
+        self.listening = driver.context.report is not SearchContext.report
+        """Whether anyone receives Infos: a context without a reporter gets none built."""
         nodes.check = self.poll
         nodes.next_check = driver.next_check(0, 0.0, check_every)
+
+    def close(self) -> None:
+        """Drop the node search's way back to this root (its poll) and the kernel's to the
+        node search: no reference cycle is left, so that a search's objects (the node
+        search's per-ply lists among them) are freed when it returns, not traversed by
+        the garbage collector first."""
+        self.nodes.check = _no_poll
+        if self.compiled is not None:
+            self.compiled.close()
 
     # -- iterative deepening ------------------------------------------------------------------
 
@@ -142,11 +161,12 @@ class RootSearch:
         prev_score: int | None = None
         for depth in range(1, max_depth + 1):
             if depth > 1:
-                reason = self.driver.step_allowed(nodes.nodes, self.growth())
+                reason = self.driver.step_allowed(nodes.nodes, self.iteration_growth())
                 if reason:
                     stop_reason = reason
                     break
             self.iteration = depth
+            self.pass_best = None
             start_nodes = nodes.nodes
             try:
                 prev_score = self.aspiration_search(depth, prev_score)
@@ -158,6 +178,8 @@ class RootSearch:
                 stop_reason = abort.reason
                 if not completed:  # stopped within depth 1 (a very wide root)
                     completed = self.static_lines(-WIN, WIN, None)
+                elif stop_reason != StopReason.NODES:  # a node limit answers reproducibly
+                    completed = self.cut_answer(completed)
                 break
             self.iteration_nodes.append(nodes.nodes - start_nodes)
             completed_depth = depth
@@ -176,6 +198,30 @@ class RootSearch:
                 stop_reason = StopReason.SOLVED
                 break
         return completed, completed_depth, solved, stop_reason
+
+    def iteration_growth(self) -> float:
+        """The growth an iteration about to start is predicted to have: at a fixed movetime
+        with one line (multipv 1) 1, so that it starts whenever time is left: the time not
+        used is lost, and a cut iteration still answers with its passes' best move."""
+        if self.driver.time.fixed and self.multipv == 1:
+            return 1.0
+        return self.growth()
+
+    def cut_answer(self, completed: list[Line]) -> list[Line]:
+        """The lines of the last completed iteration (`completed`), with the best move of
+        the iteration cut short first where its passes found one that beat completed's
+        first (multipv 1; its score is at the deeper depth, exact or a lower bound)."""
+        best = self.pass_best
+        if best is None or self.multipv > 1 or best.move == completed[0].move:
+            return completed
+        return [best, *(line for line in completed if line.move != best.move)]
+
+    def note_best(self, line: Line) -> None:
+        """`line` scored best in a pass of the running iteration: `pass_best` unless a
+        fail high of another move scored higher."""
+        best = self.pass_best
+        if best is None or line.move == best.move or line.score > best.score:
+            self.pass_best = line.copy()
 
     def growth(self) -> float:
         """The last iteration's node growth (the effective branching factor), 2 at first."""
@@ -248,6 +294,7 @@ class RootSearch:
                 line.bound = LOWER
                 line.pv = (line.move, *pv[1])
                 self.fail_high_line = line
+                self.note_best(line)
                 return FAIL_HIGH, value
             else:
                 line.bound = EXACT
@@ -256,6 +303,7 @@ class RootSearch:
                 exact.sort(reverse=True)
                 if value == exact[0]:
                     self.live = (depth, line.to_score(), list(line.pv))
+                    self.note_best(line)
         if len(exact) < k:
             return FAIL_LOW, max(line.score for line in self.roots)
         return OK, exact[0]
@@ -274,17 +322,21 @@ class RootSearch:
                 best = line
         if status == FAIL_HIGH:
             self.fail_high_line = self.roots[len(results) - 1]
+            self.note_best(self.fail_high_line)
         if best is not None:
             self.live = (depth, best.to_score(), list(best.pv))
+            if status != FAIL_HIGH:
+                self.note_best(best)
         return status, value
 
     # -- answers without a completed search -----------------------------------------------------
 
     def static_lines(self, lower: int, upper: int, best: Line | None) -> list[Line]:
         """Root lines ranked without searching (for a search cut short before any result:
-        the deadline may have passed): the move with the best proven lower bound first,
-        the others by static evaluation, all with the proven upper bound if there is one;
-        only the first STATIC_MOVES in search order (the others count as not searched)."""
+        the deadline may have passed): `best`, the move with the best proven lower bound
+        (`lower`, if above -WIN), first, the others by static evaluation, all with the
+        proven upper bound if there is one; only the first STATIC_MOVES in search order
+        (the others count as not searched)."""
         values = self.static_values()
         lines = []
         for root in self.roots[:STATIC_MOVES]:
@@ -297,7 +349,8 @@ class RootSearch:
         lines.sort(key=lambda line: line.score, reverse=True)
         if best is not None:
             first = next(line for line in lines if line.move == best.move)
-            first.score, first.bound, first.proven = lower, LOWER, True
+            if lower > -WIN:
+                first.score, first.bound, first.proven = lower, LOWER, True
             lines.remove(first)
             lines.insert(0, first)
         return lines
@@ -383,6 +436,8 @@ class RootSearch:
         nodes.next_check = driver.next_check(nodes.nodes, elapsed, self.check_every)
 
     def report(self, depth: int, score: Score, pv: list[Move], multipv: int, elapsed: float):
+        if not self.listening:
+            return
         nodes = self.nodes
         self.driver.report(
             self.driver.info(
@@ -399,6 +454,8 @@ class RootSearch:
         )
 
     def report_depth(self, depth: int, lines: list[Line]) -> None:
+        if not self.listening:
+            return
         elapsed = self.driver.elapsed()
         self.live = (depth, lines[0].to_score(), list(lines[0].pv))
         for index, line in enumerate(lines[: self.multipv], start=1):

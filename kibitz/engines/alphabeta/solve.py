@@ -3,15 +3,19 @@
 Each probe asks "is the value above m?" for one m chosen by `probe_value`; a fail-soft
 answer moves the proven lower or upper bound, usually past m, until the two meet. A final
 pass with a narrow window (full window for multi-PV) gives the best line its exact score.
-Cut short (nodes, time, Stop), the search answers with the best proven bound.
+Cut short (nodes, time, Stop), the search answers with the best proven bound (the static
+estimate while the bounds proven exclude only quick wins and losses).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from kibitz.engines.alphabeta.nodes import INF, Abort, clamped_evaluation
 from kibitz.engines.alphabeta.root import FAIL_HIGH, Line, RootSearch, ranked
 from kibitz.engines.alphabeta.table import EXACT
 from kibitz.engines.types import WIN, WIN_THRESHOLD, Score
+from kibitz.games import Move
 from kibitz.vocabulary import Bound, StopReason
 
 QUICK_WIN_PLIES = 15
@@ -47,29 +51,28 @@ def probe_value(lower: int, upper: int) -> int:
 
 
 def solve(root: RootSearch) -> tuple[list[Line], int, bool, StopReason]:
-    """Probe until the bounds meet; returns (lines, depth reached, solved, stop reason)."""
+    """Probe until the bounds meet; returns (lines, depth reached, solved, stop reason).
+
+    With a compiled kernel every probe runs in one kernel call (`KernelNodeSearch.probes`),
+    which calls back after each probe as the Python loop (`_probes`) does.
+    """
     state = root.state
     nodes = root.nodes
     depth = nodes.max_ply
     root.iteration = depth  # abortable from the first node
-    lower, upper = -WIN, WIN
-    best: Line | None = None
+    bounds = _Bounds(root)
     stop_reason = StopReason.SOLVED
-    estimate = Score.from_internal(clamped_evaluation(state))
-    root.live = (0, estimate, [root.roots[0].move])  # periodic Info until a bound
-    root.answer = root.static_lines(lower, upper, best)
+    if root.listening:
+        estimate = Score.from_internal(clamped_evaluation(state))
+        root.live = (0, estimate, [root.roots[0].move])  # periodic Info until a bound
+        root.answer = root.static_lines(-WIN, WIN, None)
     try:
-        while lower < upper:
-            probe = probe_value(lower, upper)
-            status, value = root.search_root(depth, probe, probe + 1)
-            if status == FAIL_HIGH:
-                lower = value
-                best = root.fail_high_line
-                root.roots.remove(best)
-                root.roots.insert(0, best)
-            else:
-                upper = value
-            _report_bounds(root, lower, upper, best)
+        if root.compiled is not None:
+            moves = [line.move for line in root.roots]
+            root.compiled.probes(moves, depth, root.multipv, bounds.probed)
+        else:
+            _probes(root, depth, bounds.probed)
+        lower = bounds.lower
         window = (-INF, INF) if root.multipv > 1 else (lower - 1, lower + 1)
         root.search_root(depth, *window)
     except Abort as abort:
@@ -77,7 +80,7 @@ def solve(root: RootSearch) -> tuple[list[Line], int, bool, StopReason]:
             state.undo()
         if abort.cause is not None:
             raise abort.cause from None
-        return root.static_lines(lower, upper, best), 0, False, abort.reason
+        return bounds.answer(), 0, False, abort.reason
     completed = ranked(root.roots)
     for line in completed[: root.multipv]:
         line.pv = tuple(root.extend_pv(list(line.pv), depth))
@@ -89,17 +92,67 @@ def solve(root: RootSearch) -> tuple[list[Line], int, bool, StopReason]:
     return completed, nodes.seldepth, solved, stop_reason
 
 
-def _report_bounds(root: RootSearch, lower: int, upper: int, best: Line | None) -> None:
-    """Info after a solving probe: the bound proven so far."""
-    if best is not None and lower > -WIN:
-        score = Score.from_internal(lower, Bound.LOWER, proven=True)
-        pv = list(best.pv)
-    else:
-        score = Score.from_internal(upper, Bound.UPPER, proven=True)
-        pv = [root.roots[0].move]
-    root.live = (root.nodes.seldepth, score, pv)
-    elapsed = root.driver.elapsed()
-    if root.driver.time.hard_passed(elapsed):
-        raise Abort(0, StopReason.TIME)
-    root.answer = root.static_lines(lower, upper, best)
-    root.report(root.nodes.seldepth, score, pv, 1, elapsed)
+def _probes(root: RootSearch, depth: int, probed: Callable[..., None]) -> None:
+    """The probes in Python, each a pass over the root moves; `probed` as `_Bounds.probed`."""
+    lower, upper = -WIN, WIN
+    while lower < upper:
+        probe = probe_value(lower, upper)
+        status, value = root.search_root(depth, probe, probe + 1)
+        if status == FAIL_HIGH:
+            lower = value
+            line = root.fail_high_line
+            assert line is not None
+            probed(lower, upper, root.roots.index(line), line.pv)
+        else:
+            upper = value
+            probed(lower, upper, -1, None)
+
+
+class _Bounds:
+    """The bounds a solve's probes have proven so far, and the lines they order."""
+
+    __slots__ = ("lower", "root", "upper")
+
+    def __init__(self, root: RootSearch) -> None:
+        self.root = root
+        self.lower, self.upper = -WIN, WIN
+
+    def probed(self, lower: int, upper: int, index: int, pv: tuple[Move, ...] | None) -> None:
+        """After a probe: the bounds and, on a fail high, the index of the root move that
+        failed high (it moves first) and its line (else -1 and None). Then the hard
+        deadline, and an Info with the bound proven so far (a heuristic estimate while the
+        bounds exclude only quick results)."""
+        self.lower, self.upper = lower, upper
+        root = self.root
+        if index > 0:
+            root.roots.insert(0, root.roots.pop(index))
+        elapsed = root.driver.elapsed()
+        if root.driver.time.hard_passed(elapsed):
+            raise Abort(0, StopReason.TIME)
+        if not root.listening:
+            return
+        root.answer = self.answer()
+        if lower > -WIN_THRESHOLD:
+            score = Score.from_internal(lower, Bound.LOWER, proven=True)
+            line = list(pv) if pv is not None else [root.roots[0].move]
+        elif upper < WIN_THRESHOLD:
+            score = Score.from_internal(upper, Bound.UPPER, proven=True)
+            line = [root.roots[0].move]
+        else:
+            score, line = root.answer[0].to_score(), list(root.answer[0].pv)
+        root.live = (root.nodes.seldepth, score, line)
+        root.report(root.nodes.seldepth, score, line, 1, elapsed)
+
+    def answer(self) -> list[Line]:
+        """`RootSearch.static_lines` with the bounds that say more than "no quick result":
+        a lower bound in the loss scores (not lost within so many plies: the quick-loss
+        probe's) or an upper bound in the win scores (not won within so many: the
+        quick-win probe's) leaves the static estimate the better answer. The move that
+        proved the lower bound stays first."""
+        lower, upper = self.lower, self.upper
+        best = self.root.roots[0] if lower > -WIN else None
+        if lower <= -WIN_THRESHOLD:
+            lower = -WIN
+        if upper >= WIN_THRESHOLD:
+            upper = WIN
+        return self.root.static_lines(lower, upper, best)

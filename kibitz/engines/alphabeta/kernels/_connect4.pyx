@@ -2,8 +2,9 @@
 """Connect Four's node search in C: `NodeSearch.search` and `quiesce`, node for node.
 
 The engine (`KernelNodeSearch`, the option Kernel) calls `Connect4Search.root_pass` for each
-pass over the root moves in place of `RootSearch.search_root`, which searches every root
-move's subtree in place of `NodeSearch.search`; `root_values` and `table_line` stand in for
+pass over the root moves in place of `RootSearch.search_root`, and `probes` for a solve's
+null-window probes (`solve.solve`), which search every root move's subtree in place of
+`NodeSearch.search`; `root_values` and `table_line` stand in for
 the root's static values and table lines. Everything the Python search does per node is
 done here in the same order: node counting and polling, terminal values, mate-distance pruning, the
 solving hooks (`winning_moves`, `non_losing_moves` and the bounds they imply), symmetric
@@ -31,7 +32,8 @@ from kibitz.engines.alphabeta.kernels._table cimport (
 from kibitz.games.connect4_bits cimport has_four, line_ends, winning_cells
 
 from kibitz.engines.alphabeta import table as _tt
-from kibitz.engines.alphabeta.root import FAIL_HIGH, FAIL_LOW, OK
+from kibitz.engines.alphabeta import root as _root
+from kibitz.engines.alphabeta.solve import probe_value
 from kibitz.engines import types as _types
 from kibitz.games import connect4 as _rules
 
@@ -56,6 +58,9 @@ cdef int PROVEN = _tt.PROVEN
 cdef int EXACT = _tt.EXACT
 cdef int LOWER = _tt.LOWER
 cdef int UPPER = _tt.UPPER
+cdef int OK = _root.OK
+cdef int FAIL_LOW = _root.FAIL_LOW
+cdef int FAIL_HIGH = _root.FAIL_HIGH
 cdef int THREAT_VALUE = _rules.THREAT_VALUE
 cdef int CAN_WIN_NOW = _rules.CAN_WIN_NOW
 
@@ -116,6 +121,17 @@ cdef inline int from_table(int score, int ply) noexcept:
     return score
 
 
+cdef int columns(moves, int* cols) except -1:
+    """The root `moves` (columns) into `cols`; their number (at most WIDTH)."""
+    cdef int count = 0, col
+    for col in moves:
+        if count == WIDTH:
+            raise ValueError(f"more than {WIDTH} root moves: {moves!r}")
+        cols[count] = col
+        count += 1
+    return count
+
+
 cdef class Connect4Search:
     """One search's node searcher over a `NativeTable`; counters are public for the engine.
 
@@ -153,19 +169,60 @@ cdef class Connect4Search:
         move searched, in order; a fail high ends the pass at its move. Counts the root's
         node, as the Python pass does.
         """
+        cdef int cols[WIDTH]
+        cdef int count = columns(moves, cols), status, last
         self.load(state, 0)
+        lines = []
+        value = self._pass(cols, count, depth, alpha0, beta0, multipv, &status, &last, lines)
+        return status, value, lines
+
+    def probes(self, state, moves, int depth, int multipv, probed) -> None:
+        """`solve.solve`'s probes in one call: null-window passes over the root `moves`
+        (columns, in search order) of `state`, at the values `solve.probe_value` picks,
+        until the proven bounds meet. After each, `probed(lower, upper, index, pv)`: the
+        bounds and, on a fail high, the index of the move that failed high in the order
+        before the probe (it then moves first, as the solve's lines do) and its line;
+        after a fail low -1 and None. `probed` may raise to stop the solve."""
+        cdef int cols[WIDTH]
+        cdef int count = columns(moves, cols), col, status, last, index, probe, value
+        cdef int lower = -WIN, upper = WIN
+        self.load(state, 0)
+        while lower < upper:
+            probe = probe_value(lower, upper)
+            value = self._pass(cols, count, depth, probe, probe + 1, multipv, &status, &last,
+                               None)
+            if status != FAIL_HIGH:
+                upper = value
+                probed(lower, upper, -1, None)
+                continue
+            lower = value
+            col = cols[last]
+            pv = (col,) + self.line(1)
+            for index in range(last, 0, -1):
+                cols[index] = cols[index - 1]
+            cols[0] = col
+            probed(lower, upper, last, pv)
+
+    cdef int _pass(
+        self, int* cols, int count, int depth, int alpha0, int beta0, int multipv,
+        int* status, int* last, list lines,
+    ) except? INT_MIN:
+        """`root_pass` on the loaded position: the value, the status and the index of the
+        last move searched go to `status` and `last`; each move's (score, bound, proven,
+        pv) is appended to `lines` unless it is None."""
         self.nodes += 1
         cdef int exact[WIDTH]
-        cdef int count = 0, alpha, value, best = -INF, i, col
+        cdef int found = 0, alpha, value, best = -INF, i, index, col
         cdef long long h0
-        lines = []
-        for col in moves:
+        for index in range(count):
+            col = cols[index]
+            last[0] = index
             alpha = alpha0
-            if count >= multipv and exact[multipv - 1] > alpha:
+            if found >= multipv and exact[multipv - 1] > alpha:
                 alpha = exact[multipv - 1]
             h0 = self.horizon
             self.play(col)
-            if count < multipv or not self.pvs:
+            if found < multipv or not self.pvs:
                 value = -self._search(depth - 1, -beta0, -alpha, 1)
             else:
                 value = -self._search(depth - 1, -alpha - 1, -alpha, 1)
@@ -175,21 +232,26 @@ cdef class Connect4Search:
             if value > best:
                 best = value
             if value <= alpha:
-                lines.append((value, UPPER, self.horizon == h0, (col,)))
+                if lines is not None:
+                    lines.append((value, UPPER, self.horizon == h0, (col,)))
                 continue
-            lines.append((value, LOWER if value >= beta0 else EXACT, self.horizon == h0,
-                          (col,) + self.line(1)))
+            if lines is not None:
+                lines.append((value, LOWER if value >= beta0 else EXACT, self.horizon == h0,
+                              (col,) + self.line(1)))
             if value >= beta0:
-                return FAIL_HIGH, value, lines
-            i = count  # insert into the exact scores, best first
+                status[0] = FAIL_HIGH
+                return value
+            i = found  # insert into the exact scores, best first
             while i > 0 and exact[i - 1] < value:
                 exact[i] = exact[i - 1]
                 i -= 1
             exact[i] = value
-            count += 1
-        if count < multipv:
-            return FAIL_LOW, best, lines
-        return OK, exact[0], lines
+            found += 1
+        if found < multipv:
+            status[0] = FAIL_LOW
+            return best
+        status[0] = OK
+        return exact[0]
 
     def root_values(self, state, moves) -> list:
         """`RootSearch.static_values` for the root `moves` of `state`: each move's value by
@@ -423,8 +485,9 @@ cdef class Connect4Search:
                         self.horizon += 1
                     return score
 
+        cdef uint64_t child_keys[WIDTH]
         if depth > 1:
-            self.prefetch_children()
+            self.prefetch_children(child_keys)
         cdef long long h0 = self.horizon
         cdef int moves[WIDTH]
         cdef int count, i, floor
@@ -453,7 +516,7 @@ cdef class Connect4Search:
         cdef int best = -INF, best_move = -1, value, index, move
         cdef bint pv_node = beta - alpha > 1, proven
         if self.etc and child > 0 and not pv_node:
-            value = self.etc_cutoff(moves, count, child, b, next_ply, &move, &proven)
+            value = self.etc_cutoff(moves, child_keys, count, child, b, next_ply, &move, &proven)
             if value != INT_MIN:
                 if not proven:
                     self.horizon += 1
@@ -523,26 +586,30 @@ cdef class Connect4Search:
                 key = mirror_key
         return key
 
-    cdef inline void prefetch_children(self) noexcept:
-        """Start loading every child's table slot, so the children's probes find them cached."""
-        cdef uint64_t possible = self.possible(), bit
+    cdef inline void prefetch_children(self, uint64_t* keys) noexcept:
+        """Start loading every child's table slot, so the children's probes find them cached;
+        the children's keys go to `keys`, by column (for `etc_cutoff`)."""
+        cdef uint64_t possible = self.possible(), bit, key
         while possible:
             bit = possible & (~possible + 1)
             possible ^= bit
-            table_prefetch(self.table, self.child_key(bit))
+            key = self.child_key(bit)
+            keys[lowest_bit(bit) // STRIDE] = key
+            table_prefetch(self.table, key)
 
     cdef int etc_cutoff(
-        self, int* moves, int count, int child_depth, int beta, int child_ply,
+        self, int* moves, uint64_t* keys, int count, int child_depth, int beta, int child_ply,
         int* move, bint* proven,
     ) noexcept:
         """`NodeSearch.etc_cutoff`: the value >= `beta` one of `moves` is proven to reach by
-        its child's table entry (that move and whether it is proven go to `move`, `proven`);
+        its child's table entry (`keys`: the children's keys by column, from
+        `prefetch_children`; that move and whether it is proven go to `move`, `proven`);
         INT_MIN when no entry proves it."""
         cdef int index, score, col
         cdef Entry* entry
         for index in range(count):
             col = moves[index]
-            entry = table_lookup(self.table, self.child_key(self.drop(col)))
+            entry = table_lookup(self.table, keys[col])
             if entry == NULL or entry.depth < child_depth or entry.bound == LOWER:
                 continue
             score = -from_table(entry.score, child_ply)
