@@ -177,7 +177,10 @@ def search(
     asked = job.engine_limits  # a game not over: a search (with the server's cap)
     limits = dataclasses.replace(asked, nodes=min(asked.nodes or budget, budget))
     infos: list[Info] = []
-    context = SearchContext(report=infos.append if progress else lambda info: None, started=started)
+    # without progress, no reporter at all: an engine then builds no Infos
+    context = (
+        SearchContext(infos.append, started=started) if progress else SearchContext(started=started)
+    )
     result = instance.search(state, limits, context)
     position = (type(root), job.position, tuple(job.moves))
     with_roots = job.limits.report_root_moves
