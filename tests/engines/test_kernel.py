@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from fakes import FakeClock
+from search_answers import answer
 from test_alphabeta import internal, run
 from toys import published_internal
 
@@ -50,23 +51,6 @@ def test_the_kernels_are_built() -> None:
     assert kernels.kernel_for(ConnectFour) is not None
 
 
-def fingerprint(result: Result, infos: list) -> tuple:
-    """Everything a search reports except times and rates."""
-    stats = {k: v for k, v in result.stats.items() if k not in ("nps", "kernel")}
-    return (
-        result.best_move,
-        result.score,
-        result.pv,
-        [(root.move, root.score, root.pv) for root in result.root_moves],
-        result.nodes,
-        result.depth,
-        result.seldepth,
-        result.stop_reason,
-        stats,
-        [(i.depth, i.seldepth, i.score, i.nodes, i.pv, i.multipv, i.hashfull) for i in infos],
-    )
-
-
 def both(moves: str, limits: Limits, slots: int, **options) -> tuple[tuple, tuple, Result]:
     """(Python fingerprint, kernel fingerprint, kernel result) for one search each."""
     prints = []
@@ -74,7 +58,7 @@ def both(moves: str, limits: Limits, slots: int, **options) -> tuple[tuple, tupl
         engine = AlphaBeta({"Kernel": kernel, **options}, tt_entries=slots)
         result, infos = run(ConnectFour.from_position(moves), limits, engine, info_interval=0)
         assert result.stats["kernel"] == (1.0 if kernel else 0.0)
-        prints.append(fingerprint(result, infos))
+        prints.append(answer(result, infos))
     return prints[0], prints[1], result
 
 

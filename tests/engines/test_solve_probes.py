@@ -9,12 +9,13 @@ quick result exists answers with the static estimate, not with those bounds.
 from __future__ import annotations
 
 import pytest
+from search_answers import answer
 from test_alphabeta import internal, run
 from toys import published_internal
 
 from kibitz.engines.alphabeta import AlphaBeta, kernels
 from kibitz.engines.base import SearchContext
-from kibitz.engines.types import Limits, Result
+from kibitz.engines.types import Limits
 from kibitz.games.connect4 import ConnectFour
 from kibitz.vocabulary import Bound, ScoreKind
 
@@ -30,22 +31,6 @@ KERNEL = [
         True, marks=pytest.mark.skipif(not kernels.available(), reason="kernels not built")
     ),
 ]
-
-
-def answer(result: Result) -> tuple:
-    """Everything a search answers except times and rates."""
-    stats = {k: v for k, v in result.stats.items() if k != "nps"}
-    return (
-        result.best_move,
-        result.score,
-        result.pv,
-        [(root.move, root.score, root.pv) for root in result.root_moves],
-        result.nodes,
-        result.depth,
-        result.seldepth,
-        result.stop_reason,
-        stats,
-    )
 
 
 @pytest.mark.parametrize("kernel", KERNEL)
