@@ -126,11 +126,15 @@ class Requirements:
         return missing
 
 
+def _unheard(info: Info) -> None:
+    """The reporter of a context given none: nobody receives the Infos."""
+
+
 @dataclass
 class SearchContext:
     """What a search gets besides the position and the limits."""
 
-    report: Reporter = lambda info: None
+    report: Reporter = _unheard
     stop: StopSignal = field(default_factory=NeverStop)
     clock: Callable[[], float] = time.monotonic
     """Time source in seconds; tests pass a fake one."""
@@ -139,6 +143,12 @@ class SearchContext:
     started: float | None = None
     """The `clock` reading the search's time counts from (the server passes the arrival of
     the request, so that waiting and set-up count against the limits); None: now."""
+
+    @property
+    def listening(self) -> bool:
+        """Whether anyone receives the Infos (a reporter was given): an engine need not
+        build them otherwise."""
+        return self.report is not _unheard
 
 
 class Engine(ABC):

@@ -21,7 +21,6 @@ from kibitz.engines.alphabeta.nodes import (
     terminal_value,
 )
 from kibitz.engines.alphabeta.table import BOUNDS, EXACT, LOWER, PROVEN, UPPER
-from kibitz.engines.base import SearchContext
 from kibitz.engines.driver import SearchDriver
 from kibitz.engines.types import WIN, WIN_THRESHOLD, RootMove, Score
 from kibitz.games import Game, Move
@@ -134,7 +133,7 @@ class RootSearch:
         the others', or a fail high): its answer if a deadline or a stop cuts it."""
         self.iteration_nodes: list[int] = []
         self._static_values: dict[Move, int] | None = None
-        self.listening = driver.context.report is not SearchContext.report
+        self.listening = driver.context.listening
         """Whether anyone receives Infos: a context without a reporter gets none built."""
         nodes.check = self.poll
         nodes.next_check = driver.next_check(0, 0.0, check_every)

@@ -634,21 +634,26 @@ class Board:
         for s in (square - 17, square - 15) if by == WHITE else (square + 15, square + 17):
             if not s & 0x88 and squares[s] == pawn and s not in gone:
                 return s
-        knight = 8 * by + KNIGHT
-        for step in KNIGHT_STEPS:
-            s = square + step
-            if not s & 0x88 and squares[s] == knight and s not in gone:
-                return s
+        knight = self._stepping_attacker(square, KNIGHT_STEPS, 8 * by + KNIGHT, gone)
+        if knight >= 0:
+            return knight
         diagonal = self._ray_ends(square, BISHOP_STEPS, gone)
         straight = self._ray_ends(square, ROOK_STEPS, gone)
         for kind, ends in ((BISHOP, diagonal), (ROOK, straight), (QUEEN, diagonal + straight)):
             for s in ends:
                 if squares[s] == 8 * by + kind:
                     return s
-        king = 8 * by + KING
-        for step in KING_STEPS:
+        return self._stepping_attacker(square, KING_STEPS, 8 * by + KING, gone)
+
+    def _stepping_attacker(
+        self, square: int, steps: tuple[int, ...], piece: int, gone: set[int]
+    ) -> int:
+        """The first square one of `steps` from `square` holding `piece` (not in `gone`),
+        or -1."""
+        squares = self.squares
+        for step in steps:
             s = square + step
-            if not s & 0x88 and squares[s] == king and s not in gone:
+            if not s & 0x88 and squares[s] == piece and s not in gone:
                 return s
         return -1
 

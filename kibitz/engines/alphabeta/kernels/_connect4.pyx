@@ -293,13 +293,8 @@ cdef class Connect4Search:
 
     cdef int table_move(self) noexcept:
         """`RootSearch.table_move`: the table's move for the position, -1 if none."""
-        cdef uint64_t key = self.current + self.mask, mirror_key
-        cdef bint mirrored = False
-        if self.symmetry:
-            mirror_key = self.mirror_current + self.mirror_mask
-            if mirror_key < key:
-                key = mirror_key
-                mirrored = True
+        cdef bint mirrored
+        cdef uint64_t key = self.key(&mirrored)
         if self.table.size == 0:
             return -1
         cdef Entry* entry = table_slot(self.table, key)
@@ -459,14 +454,8 @@ cdef class Connect4Search:
                 if a >= b:
                     return b
 
-        cdef uint64_t key = self.current + self.mask
-        cdef uint64_t mirror_key
-        cdef bint mirrored = False
-        if self.symmetry:
-            mirror_key = self.mirror_current + self.mirror_mask
-            if mirror_key < key:
-                key = mirror_key
-                mirrored = True
+        cdef bint mirrored
+        cdef uint64_t key = self.key(&mirrored)
         cdef Entry* entry = table_lookup(self.table, key)
         cdef int tt_move = -1, score, bound
         if entry != NULL:
@@ -574,6 +563,18 @@ cdef class Connect4Search:
             self.seldepth = ply
         self.horizon += 1
         return self.evaluate()
+
+    cdef inline uint64_t key(self, bint* mirrored) noexcept:
+        """The position's table key, the mirror's where symmetry is on and its key is the
+        smaller (`mirrored` says which)."""
+        cdef uint64_t key = self.current + self.mask, mirror_key
+        mirrored[0] = False
+        if self.symmetry:
+            mirror_key = self.mirror_current + self.mirror_mask
+            if mirror_key < key:
+                key = mirror_key
+                mirrored[0] = True
+        return key
 
     cdef inline uint64_t child_key(self, uint64_t bit) noexcept:
         """The table key (`search`'s, symmetric if on) of the position after playing `bit`."""
