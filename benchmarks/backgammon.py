@@ -96,9 +96,9 @@ def random_player(seed: int) -> Player:
 
 
 PLAYERS: dict[str, Callable[[], Player]] = {
-    "kibitz expectimax 1-ply": lambda: expectimax(depth=1),
+    "kibitz expectimax 1-ply": lambda: expectimax(depth=1, Evaluation="formula"),
     "kibitz 1-ply network": lambda: expectimax(depth=1, Evaluation="network"),
-    "kibitz expectimax 2-ply": lambda: expectimax(depth=2),
+    "kibitz expectimax 2-ply": lambda: expectimax(depth=2, Evaluation="formula"),
     "kibitz 2-ply network": lambda: expectimax(depth=2, Evaluation="network"),
     "gnubg beginner": lambda: gnubg("beginner"),
     "gnubg intermediate": lambda: gnubg("intermediate"),
@@ -106,7 +106,7 @@ PLAYERS: dict[str, Callable[[], Player]] = {
     "gnubg 0-ply": lambda: gnubg("0-ply"),
     "pubeval": lambda: pubeval_player,
     "kibitz mcts 0.05 s": lambda: mcts(0.05),
-    "kibitz expectimax 0.05 s": lambda: expectimax(movetime=0.05),
+    "kibitz expectimax 0.05 s": lambda: expectimax(movetime=0.05, Evaluation="formula"),
 }
 
 KIBITZ = {
@@ -489,8 +489,8 @@ def speed_table(positions: list[str], depth: int) -> list[str]:
         "Star1 + Star2 (default)": {},
     }
     lines = [
-        f"expectimax choosing a play (ExactRoot off) on {len(positions)} positions like "
-        f"those, depth {depth} (iterative deepening from 1): totals",
+        f"expectimax choosing a play (ExactRoot off, Evaluation formula) on {len(positions)} "
+        f"positions like those, depth {depth} (iterative deepening from 1): totals",
         f"{'search':<26}{'nodes':>10}{'seconds':>9}{'nodes/s':>9}{'x nodes':>9}{'x time':>8}",
     ]
     rows = {}
@@ -501,7 +501,7 @@ def speed_table(positions: list[str], depth: int) -> list[str]:
         for text in positions:
             state = Backgammon.from_position(text)
             start = time.perf_counter()
-            engine = ENGINES["expectimax"]({"ExactRoot": False, **options})
+            engine = ENGINES["expectimax"]({"ExactRoot": False, "Evaluation": "formula", **options})
             result = engine.search(state, Limits(depth=depth), SearchContext())
             seconds += time.perf_counter() - start
             nodes += result.nodes

@@ -280,6 +280,9 @@ class EstimateSources(Capability):
     estimate_names: ClassVar[tuple[str, ...]] = ()
     """The names `with_estimate` takes, the one a position starts with first (expectimax's
     option Evaluation calls that one formula, as every game's own estimate)."""
+    strongest_estimate: ClassVar[str] = "formula"
+    """The one of `estimate_names` that plays best where measured (backgammon: its network):
+    what an engine's `auto` choice (expectimax's default Evaluation) searches with."""
 
     @abstractmethod
     def with_estimate(self, name: str) -> Game:

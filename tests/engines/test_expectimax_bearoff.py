@@ -25,6 +25,8 @@ kernel = pytest.importorskip("kibitz.games.backgammon._kernel")
 
 SMALL = 4
 """Checkers a side of the test's database."""
+FORMULA = {"Evaluation": "formula"}
+"""The estimate whose race curves the database replaces."""
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +56,7 @@ def uncached(tmp_path, monkeypatch) -> None:
 def answer(position: str, limits: Limits, **options):
     """Everything a search answers but its timing and speed."""
     state = Backgammon.from_position(position)
-    result = Expectimax(options).search(state, limits, SearchContext())
+    result = Expectimax({**FORMULA, **options}).search(state, limits, SearchContext())
     assert state.bearoff is None  # the searched copy held the database
     roots = [(root.move, root.score, root.pv) for root in result.root_moves]
     stats = {name: value for name, value in result.stats.items() if name != "nps"}
@@ -63,7 +65,7 @@ def answer(position: str, limits: Limits, **options):
 
 def best_play(position: str, **options) -> str:
     state = Backgammon.from_position(position)
-    result = Expectimax(options).search(state, Limits(depth=1), SearchContext())
+    result = Expectimax({**FORMULA, **options}).search(state, Limits(depth=1), SearchContext())
     return state.format_move(result.best_move)
 
 
@@ -78,7 +80,9 @@ def test_the_database_takes_a_checker_off_where_the_race_curves_do_not(cached):
     assert cached.rolls(three_left)[1] == pytest.approx(float(Fraction(5, 36)))
     # the value of 6/off: minus the opponent's equity by the database after it
     state = Backgammon.from_position(TAKE_ONE_OFF)
-    result = Expectimax({"Bearoff": "on"}).search(state, Limits(depth=1), SearchContext())
+    result = Expectimax({**FORMULA, "Bearoff": "on"}).search(
+        state, Limits(depth=1), SearchContext()
+    )
     after = side({4: 2})
     expected = -evaluation.pre_roll_equity(side({3: 1, 2: 1, 1: 2}), after, cached)
     assert result.score.expected == expected
@@ -96,11 +100,15 @@ def test_off_answers_as_without_a_database(cached, tmp_path, monkeypatch):
     assert offs[True] == offs[False]
     holding = Backgammon.from_position(TAKE_ONE_OFF)
     holding.bearoff = cached  # a position that carries a database is searched without it
-    result = Expectimax({"Bearoff": "off"}).search(holding, Limits(depth=1), SearchContext())
+    result = Expectimax({**FORMULA, "Bearoff": "off"}).search(
+        holding, Limits(depth=1), SearchContext()
+    )
     assert holding.format_move(result.best_move) == "6/1 4/2" and holding.bearoff is cached
     # the 1-ply value of the curves' play: minus the opponent's equity by the curves
     state = Backgammon.from_position(TAKE_ONE_OFF)
-    result = Expectimax({"Bearoff": "off"}).search(state, Limits(depth=1), SearchContext())
+    result = Expectimax({**FORMULA, "Bearoff": "off"}).search(
+        state, Limits(depth=1), SearchContext()
+    )
     expected = -evaluation.pre_roll_equity(side({3: 1, 2: 1, 1: 2}), side({4: 1, 2: 1, 1: 1}))
     assert result.score.expected == expected
     monkeypatch.setenv("KIBITZ_BEAROFF_DIR", str(tmp_path))  # no database: auto is today's
@@ -114,7 +122,7 @@ def test_on_without_a_database_is_refused_with_the_command(uncached):
     with pytest.raises(OptionUnavailable, match=r"Bearoff: no bear-off database .* build it"):
         Expectimax.check_options_at(state, {"Bearoff": "on"})
     with pytest.raises(OptionUnavailable, match=bearoff.BUILD_COMMAND):
-        Expectimax({"Bearoff": "on"}).search(state, Limits(depth=1), SearchContext())
+        Expectimax({**FORMULA, "Bearoff": "on"}).search(state, Limits(depth=1), SearchContext())
     Expectimax.check_options_at(state, {"Bearoff": "auto"})  # auto: the race curves
     assert best_play(TAKE_ONE_OFF, Bearoff="auto") == "6/1 4/2"
 

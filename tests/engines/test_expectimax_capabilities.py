@@ -23,7 +23,7 @@ from kibitz.games.capabilities import EndgameTable, EstimateSources, ExpectimaxK
 from kibitz.games.pig import Pig
 
 EXPECTIMAX = Path(expectimax.__file__).parent
-NOT_AN_ESTIMATE = "option Evaluation: 'network' is not an estimate of pig (it has formula)"
+NOT_AN_ESTIMATE = "option Evaluation: 'network' is not an estimate of pig (it has auto, formula)"
 NO_TABLE = "option Bearoff: 'on' needs an endgame table, and pig has none (auto, off)"
 
 

@@ -13,10 +13,13 @@ from kibitz.games.backgammon.game import OUTCOMES, Backgammon
 from kibitz.games.capabilities import Chances
 from kibitz.games.pig import Pig
 
+FORMULA = {"Evaluation": "formula"}
+"""The estimate the position itself answers with (`outcome_chances` below)."""
+
 
 def search(position: str, depth: int = 1):
     state = Backgammon.from_position(position)
-    return state, Expectimax().search(state, Limits(depth=depth), SearchContext())
+    return state, Expectimax(FORMULA).search(state, Limits(depth=depth), SearchContext())
 
 
 def test_every_root_move_carries_the_estimate_after_it():
@@ -52,7 +55,7 @@ def test_a_checker_borne_off_rules_out_the_gammon_after_every_move():
     state.sides[0][5], state.sides[0][4], state.sides[0][12] = 4, 5, 5  # 14: one is off
     state.sides[1][0], state.sides[1][1] = 2, 2  # the other: 4 checkers left
     state.dice = (6, 5)
-    result = Expectimax().search(state, Limits(depth=1), SearchContext())
+    result = Expectimax(FORMULA).search(state, Limits(depth=1), SearchContext())
     for root in result.root_moves:
         assert root.score.chances.loss_gammon == 0.0
         assert root.score.chances.loss_backgammon == 0.0

@@ -36,6 +36,10 @@ async def test_on_without_a_database_keeps_the_session(bearoff_server):
         assert (await session.search(TAKE_ONE_OFF, depth=1)).best_move == "6/off"
         await session.close()
         curves = await client.analyze_result(
-            "backgammon", TAKE_ONE_OFF, engine="expectimax", options={"Bearoff": "off"}, depth=1
+            "backgammon",
+            TAKE_ONE_OFF,
+            engine="expectimax",
+            options={"Bearoff": "off", "Evaluation": "formula"},
+            depth=1,
         )
         assert curves.best_move == "6/1 4/2"

@@ -35,7 +35,11 @@ async def test_a_session_with_the_network_plays_its_choice(client):
             assert len(result.root_moves) == len(Backgammon.from_position(position).legal_moves())
     # where the two disagree: 6-4 at the start
     formula = await client.analyze_result(
-        "backgammon", POSITIONS[1], engine="expectimax", options={"Bearoff": "off"}, depth=1
+        "backgammon",
+        POSITIONS[1],
+        engine="expectimax",
+        options={"Bearoff": "off", "Evaluation": "formula"},
+        depth=1,
     )
     assert formula.best_move == "24/14" != network_play(POSITIONS[1])
 

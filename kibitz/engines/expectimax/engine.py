@@ -44,6 +44,19 @@ DEFAULT_MAX_DEPTH = 64
 OWN_ESTIMATE = "formula"
 """The `Evaluation` every game has: the estimate a position starts with (the first of
 `EstimateSources.estimate_names`)."""
+STRONGEST_ESTIMATE = "auto"
+"""The `Evaluation` that names the game's strongest estimate
+(`EstimateSources.strongest_estimate`; its own, formula, without a choice)."""
+
+
+def chosen_estimate(game_cls: type[Game], evaluation: str) -> str:
+    """The estimate option Evaluation chooses for `game_cls`: `evaluation` itself but for
+    auto, which is the game's strongest."""
+    if evaluation != STRONGEST_ESTIMATE:
+        return evaluation
+    if issubclass(game_cls, EstimateSources):
+        return game_cls.strongest_estimate
+    return OWN_ESTIMATE
 
 
 class Expectimax(Engine):
@@ -121,16 +134,17 @@ class Expectimax(Engine):
         OptionSpec(
             "Evaluation",
             "combo",
-            "formula",
-            "Backgammon: the estimate at the leaves. formula = the curves fitted to GNU "
+            STRONGEST_ESTIMATE,
+            "Backgammon: the estimate at the leaves. auto = the game's strongest (backgammon: "
+            "network; formula for a game with no other); formula = the curves fitted to GNU "
             "Backgammon (pubeval, race counts); network = the TD-Gammon network shipped with "
             "kibitz (kibitz/games/backgammon/data/td.npz), the bear-off database still "
-            "answering where Bearoff uses it; stronger, and about four times the formula's "
-            "time with Kernel on (the kernel computes it in C). With Kernel off it is "
-            "evaluated in numpy, each decision node above the leaves valuing its plays in "
-            "one batch (run with OPENBLAS_NUM_THREADS=1: numpy's threads only spin on "
-            "such small products).",
-            choices=("formula", "network"),
+            "answering where Bearoff uses it; stronger at every depth measured, and about "
+            "four times the formula's time with Kernel on (the kernel computes it in C). With "
+            "Kernel off it is evaluated in numpy, each decision node above the leaves valuing "
+            "its plays in one batch (run with OPENBLAS_NUM_THREADS=1: numpy's threads only "
+            "spin on such small products).",
+            choices=(STRONGEST_ESTIMATE, OWN_ESTIMATE, "network"),
         ),
     )
     estimate_options: ClassVar[tuple[str, ...]] = ("Bearoff", "Evaluation")
@@ -176,10 +190,10 @@ class Expectimax(Engine):
         offered = (
             game_cls.estimate_names if issubclass(game_cls, EstimateSources) else (OWN_ESTIMATE,)
         )
-        if estimate not in offered:
+        if chosen_estimate(game_cls, estimate) not in offered:
             raise OptionError(
                 f"option Evaluation: {quoted(estimate)} is not an estimate of {game_cls.name} "
-                f"(it has {', '.join(offered)})"
+                f"(it has {STRONGEST_ESTIMATE}, {', '.join(offered)})"
             )
         if options["Bearoff"] == "on" and not issubclass(game_cls, EndgameTable):
             raise OptionError(
@@ -199,7 +213,7 @@ class Expectimax(Engine):
         if state.is_terminal():
             return terminal_result(state, driver.elapsed())
         state = with_table(state, self.options["Bearoff"])
-        estimate = self.options["Evaluation"]
+        estimate = chosen_estimate(type(state), self.options["Evaluation"])
         if isinstance(state, EstimateSources):
             state = state.with_estimate(estimate)
         table = self._sized_table()

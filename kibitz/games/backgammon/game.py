@@ -95,6 +95,7 @@ class Backgammon(
     player_names: ClassVar[tuple[str, ...]] = ("player 1", "player 2")
     return_bounds: ClassVar[tuple[float, float]] = (-3.0, 3.0)
     estimate_names: ClassVar[tuple[str, ...]] = ("formula", "network")
+    strongest_estimate: ClassVar[str] = "network"
     notation_help: ClassVar[str] = (
         "Position: GNU Backgammon's Position ID from the view of the player on roll "
         "('4HPwATDgc/ABMA' is the start), before the roll; 'ID:31' after rolling 3 and 1; "
