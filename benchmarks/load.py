@@ -10,10 +10,12 @@ check's. Then the first worker-bound analysis on a fresh
 server against the next ones.
 
 Load: N clients, each with its own Connect Four session, search back to back at a fixed
-move time for a fixed wall time while one more client calls ListGames in a loop. Reported:
+move time for a fixed wall time while one more client calls ListGames in a loop (the larger
+N twice: the second time with the workers nicer than the server, `--worker-nice`). Reported:
 searches per second, how late each answer came against its own deadline (the time its
 Search call was sent plus the move time), the queue, errors by status code, ListGames'
-latency meanwhile, and the resident memory of the server and its worker processes.
+latency meanwhile, the resident memory of the server and its worker processes, and the CPU
+time of each process (the server's a search: its load-independent cost).
 
 The server runs as its own process (never in this one: the GIL would be shared with the
 clients); each measurement starts one of its own and stops it with SIGTERM.
@@ -47,6 +49,8 @@ MOVE_TIME = 0.3
 LOAD_SECONDS = 20.0
 QUICK_LOAD_SECONDS = 5.0
 CLIENT_COUNTS = (16, 64)
+NICE = ("--worker-nice", "10")
+"""The server's flags of one more run with the larger client count: its workers nicer."""
 CLUSTER_SERVERS = (1, 2, 3)
 """Servers behind nginx in the cluster's load runs (with the larger client count)."""
 CALLS = 300
@@ -298,6 +302,34 @@ async def _round_trips(address: str, calls: int) -> dict[str, list[float]]:
         return times
 
 
+CPU_CALLS = (
+    "Health Check (grpc.health.v1)",
+    "AnalyzeResult tictactoe depth 1 (inline)",
+    "Analyze tictactoe depth 1 (inline)",
+    "Analyze tictactoe depth 6 (worker)",
+)
+"""The round trips whose CPU time a call is measured too (`cpu_per_call`)."""
+
+
+async def _cpu_per_call(server: ServerProcess, calls: int) -> dict[str, tuple[float, ...]]:
+    """{call: CPU seconds a call of the server process, its workers and this process (the
+    client)}, each kind `calls` times back to back: what depends least on the machine's
+    load."""
+    async with Client(server.address, tls_ca="", token="") as client:
+        kinds = _round_trip_calls(client)
+        cpu = {}
+        for name in CPU_CALLS:
+            for _ in range(WARM_UP):
+                await kinds[name]()
+            before, client_before = tree_cpu(server.pid), _own_cpu()
+            for _ in range(calls):
+                await kinds[name]()
+            after, client_after = tree_cpu(server.pid), _own_cpu()
+            spent = (after[0] - before[0], after[1] - before[1], client_after - client_before)
+            cpu[name] = tuple(seconds / calls for seconds in spent)
+        return cpu
+
+
 @dataclass
 class FirstCalls:
     """The first worker-bound analysis on fresh servers, and the median of the next ones."""
@@ -318,9 +350,13 @@ async def _first_calls(address: str, wait: float) -> tuple[float, list[float]]:
         return first, [await _time(call) for _ in range(NEXT_CALLS)]
 
 
-def round_trips(calls: int) -> tuple[dict[str, list[float]], list[FirstCalls]]:
+def round_trips(
+    calls: int,
+) -> tuple[dict[str, list[float]], dict[str, tuple[float, ...]], list[FirstCalls]]:
+    """The round trips' times, their CPU a call (`_cpu_per_call`), the first calls."""
     with ServerProcess() as server:
         times = asyncio.run(_round_trips(server.address, calls))
+        cpu = asyncio.run(_cpu_per_call(server, calls))
     rows = [FirstCalls(0.0), FirstCalls(2.0)]
     for _ in range(FRESH_SERVERS):
         for row in rows:
@@ -328,10 +364,15 @@ def round_trips(calls: int) -> tuple[dict[str, list[float]], list[FirstCalls]]:
                 first, nexts = asyncio.run(_first_calls(server.address, row.wait))
             row.firsts.append(first)
             row.nexts.append(statistics.median(nexts))
-    return times, rows
+    return times, cpu, rows
 
 
-def print_round_trips(times: dict[str, list[float]], rows: list[FirstCalls], calls: int) -> None:
+def print_round_trips(
+    times: dict[str, list[float]],
+    cpu: dict[str, tuple[float, ...]],
+    rows: list[FirstCalls],
+    calls: int,
+) -> None:
     base = statistics.median(next(iter(times.values())))
     print(
         f"\nRound trips over loopback to `kibitz serve` (default flags; {calls} calls each, "
@@ -344,6 +385,10 @@ def print_round_trips(times: dict[str, list[float]], rows: list[FirstCalls], cal
             f"{name:<40} {median * 1000:>10.2f} {percentile(sample, 90) * 1000:>8.2f} "
             f"{median / base:>9.1f}"
         )
+    print(f"\nCPU a call ({calls} calls of each kind back to back, the same server)")
+    print(f"{'call':<40} {'server ms':>10} {'workers ms':>11} {'client ms':>10}")
+    for name, (server, workers, client) in cpu.items():
+        print(f"{name:<40} {server * 1000:>10.3f} {workers * 1000:>11.3f} {client * 1000:>10.3f}")
     print(
         f"\nFirst worker-bound call on a fresh server (Analyze tictactoe depth 6; "
         f"{FRESH_SERVERS} fresh servers per row)"
@@ -393,12 +438,14 @@ class Load:
     seconds: float
     move_time: float
     servers: int = 0
+    extra: tuple[str, ...] = ()
+    """The server's flags beyond what the client count needs (`load_flags`)."""
 
     @property
     def column(self) -> str:
-        if not self.servers:
-            return f"N={self.clients}"
-        return f"{self.servers} server{'s' if self.servers > 1 else ''}"
+        if self.servers:
+            return f"{self.servers} server{'s' if self.servers > 1 else ''}"
+        return " ".join((f"N={self.clients}", *self.extra))
 
     opened: int = 0
     open_seconds: float = 0.0
@@ -526,8 +573,15 @@ def load_flags(clients: int) -> tuple[str, ...]:
     return tuple(flags)
 
 
-def run_load(clients: int, seconds: float, move_time: float = MOVE_TIME, servers: int = 0) -> Load:
-    load = Load(clients, load_flags(clients), seconds, move_time, servers)
+def run_load(
+    clients: int,
+    seconds: float,
+    move_time: float = MOVE_TIME,
+    servers: int = 0,
+    flags: tuple[str, ...] = (),
+) -> Load:
+    """One load run; `flags`: the server's beyond what `clients` needs (`load_flags`)."""
+    load = Load(clients, load_flags(clients) + flags, seconds, move_time, servers, flags)
     server = ServerProcess(*load.flags, servers=servers)
     try:
         asyncio.run(_load(server, load))
@@ -631,6 +685,12 @@ def _cpu(load: Load) -> str:
     return f"{own:.1f} / {workers:.1f} / {load.client_cpu:.1f}"
 
 
+def _cpu_per_search(load: Load) -> str:
+    own, workers = load.server_cpu
+    searches = max(1, len(load.answers))
+    return f"{own / searches * 1000:.2f} / {workers / searches * 1000:.2f}"
+
+
 def _machine(load: Load) -> str:
     busy, stolen = load.machine_cpu
     return f"{busy:.1f} / {stolen:.1f} (of {load.wall * (os.cpu_count() or 1):.0f})"
@@ -668,6 +728,7 @@ ROWS: tuple[tuple[str, Callable[[Load], str]], ...] = (
     ("RSS / PSS MB per session (peak / sessions)", _per_session),
     ("last answer after the window, s", lambda load: f"{load.tail:.1f}"),
     ("CPU s: server process / workers / clients", _cpu),
+    ("CPU ms a search: server process / workers", _cpu_per_search),
     ("CPU s: machine busy / stolen by its host", _machine),
 )
 
@@ -707,7 +768,9 @@ def print_loads(loads: Sequence[Load]) -> None:
         "RSS / PSS: VmRSS / Pss summed over the server, its forkserver and workers (RSS counts a "
         "shared\n  page in each process, PSS splits it among them); sampled every second.\n"
         f"CPU s: from the start of the window to the last answer ({cores} cores: at most {cores} "
-        "CPU seconds a\n  second); machine busy beyond the three others is someone else's work."
+        "CPU seconds a\n  second); machine busy beyond the three others is someone else's work. "
+        "A search: over every\n  search sent in the window (ListGames' calls count in the "
+        "server's)."
     )
     for load in loads:
         if load.problems:
@@ -780,10 +843,11 @@ def run(quick: bool = False, load_seconds: float | None = None, cluster: bool = 
     """Round trips, then the load for each N, then (`cluster`) the proxy's cost and the load
     through `kibitz cluster` (see the module docstring)."""
     calls = QUICK_CALLS if quick else CALLS
-    times, rows = round_trips(calls)
-    print_round_trips(times, rows, calls)
+    times, cpu, rows = round_trips(calls)
+    print_round_trips(times, cpu, rows, calls)
     seconds = load_seconds or (QUICK_LOAD_SECONDS if quick else LOAD_SECONDS)
-    print_loads([run_load(clients, seconds) for clients in CLIENT_COUNTS])
+    loads = [run_load(clients, seconds) for clients in CLIENT_COUNTS]
+    print_loads([*loads, run_load(CLIENT_COUNTS[-1], seconds, flags=NICE)])
     if not cluster:
         return
     if find_nginx() is None:

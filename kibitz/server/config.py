@@ -170,6 +170,15 @@ class ServerConfig:
         help="worker processes kept started ahead of need, so that a new session or analysis "
         "does not wait for one to start (default {default})",
     )
+    worker_nice: int = setting(
+        0,
+        parse=argtypes.integer(0, 19),
+        metavar="N",
+        help="run the worker processes (and the engine processes they start) N steps nicer "
+        "than the server, so that on a machine saturated by searches the server's event loop, "
+        "which sends the answers, is not queued behind them; on a machine shared with other "
+        "work the searches then get less CPU than it (default {default}: as the server)",
+    )
     idle_timeout: float = setting(
         600.0,
         parse=argtypes.any_seconds,

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from collections.abc import Awaitable
 
 from kibitz.engines import EngineDefinition
 from kibitz.server.worker import Worker, WorkerCrashed
@@ -38,14 +39,17 @@ class WorkerPool:
         heartbeat: float,
         engines: tuple[EngineDefinition, ...] = (),
         limit: int | None = None,
+        nice: int = 0,
     ) -> None:
-        """`limit`: the most workers the pool holds at once (None: no limit)."""
+        """`limit`: the most workers the pool holds at once (None: no limit); `nice`: how
+        much nicer than the server its workers run (`Worker.start`)."""
         self.spares = spares
         self.idle_timeout = idle_timeout
         self.heartbeat = heartbeat
         self.engines = engines
         """Definitions of the engines made at run time, for every worker (`Worker`)."""
         self.limit = limit
+        self.nice = nice
         self.workers = 0
         """Worker processes the pool holds now: idle, starting and lent."""
         self.peak = 0
@@ -70,7 +74,7 @@ class WorkerPool:
         if worker is not None:
             self.workers -= 1
         else:
-            worker = await Worker.start(self.heartbeat, engines=self.engines)
+            worker = await self._new_worker()
         self.replenish()
         return worker
 
@@ -81,7 +85,7 @@ class WorkerPool:
         if worker is None and not self.waiting and self._has_room():
             self._grow()
             try:
-                worker = await Worker.start(self.heartbeat, engines=self.engines)
+                worker = await self._new_worker()
             except BaseException:
                 self._shrink()
                 raise
@@ -187,6 +191,9 @@ class WorkerPool:
                 return future
         return None
 
+    def _new_worker(self) -> Awaitable[Worker]:
+        return Worker.start(self.heartbeat, engines=self.engines, nice=self.nice)
+
     def _start_one(self) -> None:
         self._grow()
         self._starting += 1
@@ -194,7 +201,7 @@ class WorkerPool:
 
     async def _start(self) -> None:
         try:
-            worker = await Worker.start(self.heartbeat, engines=self.engines)
+            worker = await self._new_worker()
         except Exception as exc:  # a failed start leaves the pool one short, no more
             log.exception("starting a worker failed")
             self._starting -= 1

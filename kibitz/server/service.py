@@ -119,6 +119,7 @@ class EngineService(pb_grpc.EngineServiceServicer):
             config.heartbeat_timeout,
             engines,
             limit=config.max_searches + config.spare_workers,
+            nice=config.worker_nice,
         )
         self._analyses: dict[asyncio.Event, Worker | None] = {}
         """Running and waiting analyses: their stop events and (once started) workers."""
