@@ -24,10 +24,11 @@ from libc.stdint cimport uint64_t
 from kibitz.engines.alphabeta.kernels._table cimport (
     Entry,
     NativeTable,
-    table_lookup,
-    table_prefetch,
+    prefetch,
+    table_find,
+    table_read,
     table_slot,
-    table_store,
+    table_write,
 )
 from kibitz.games.connect4_bits cimport has_four, line_ends, winning_cells
 
@@ -159,7 +160,7 @@ cdef class Connect4Search:
     def search(self, state, int depth, int alpha, int beta, int ply) -> int:
         """`NodeSearch.search(depth, alpha, beta, ply)` on the ConnectFour `state`."""
         self.load(state, ply)
-        return self._search(depth, alpha, beta, ply)
+        return self._search(depth, alpha, beta, ply, NULL)
 
     def root_pass(self, state, moves, int depth, int alpha0, int beta0, int multipv):
         """`RootSearch.search_root`'s pass over the root `moves` (columns, in search order)
@@ -223,11 +224,11 @@ cdef class Connect4Search:
             h0 = self.horizon
             self.play(col)
             if found < multipv or not self.pvs:
-                value = -self._search(depth - 1, -beta0, -alpha, 1)
+                value = -self._search(depth - 1, -beta0, -alpha, 1, NULL)
             else:
-                value = -self._search(depth - 1, -alpha - 1, -alpha, 1)
+                value = -self._search(depth - 1, -alpha - 1, -alpha, 1, NULL)
                 if alpha < value < beta0:
-                    value = -self._search(depth - 1, -beta0, -alpha, 1)
+                    value = -self._search(depth - 1, -beta0, -alpha, 1, NULL)
             self.undo()
             if value > best:
                 best = value
@@ -346,10 +347,12 @@ cdef class Connect4Search:
         """The cell a stone played in column `col` lands on."""
         return (self.mask + BOTTOM[col]) & COLUMN[col]
 
-    cdef inline void play(self, int col) noexcept:
+    cdef inline void play(self, int col, bint no_win=False) noexcept:
+        """Drop a stone in column `col`; `no_win`: the caller knows it completes no four
+        (the hooks found no win on the spot), which saves looking."""
         cdef uint64_t mask = self.mask
         cdef uint64_t bit = self.drop(col)
-        self.won = (bit & line_ends(self.current)) != 0
+        self.won = not no_win and (bit & line_ends(self.current)) != 0
         self.current ^= mask
         self.mask = mask | bit
         self.mirror_current ^= self.mirror_mask
@@ -419,7 +422,11 @@ cdef class Connect4Search:
 
     # -- the search --------------------------------------------------------------------------
 
-    cdef int _search(self, int depth, int alpha, int beta, int ply) except? INT_MIN:
+    cdef int _search(
+        self, int depth, int alpha, int beta, int ply, Entry* slot
+    ) except? INT_MIN:
+        """`NodeSearch.search`; `slot`: the position's table slot where the caller found
+        it already (`prefetch_children`), else NULL."""
         if depth <= 0:
             return self._quiesce(alpha, beta, ply)
         self.pv_length[ply] = 0
@@ -455,8 +462,11 @@ cdef class Connect4Search:
                     return b
 
         cdef bint mirrored
+        cdef NativeTable table = self.table  # one reference for the node, not one a probe
         cdef uint64_t key = self.key(&mirrored)
-        cdef Entry* entry = table_lookup(self.table, key)
+        if slot == NULL:
+            slot = table_find(table, key)
+        cdef Entry* entry = table_read(table, slot, key)
         cdef int tt_move = -1, score, bound
         if entry != NULL:
             tt_move = entry.move
@@ -475,8 +485,9 @@ cdef class Connect4Search:
                     return score
 
         cdef uint64_t child_keys[WIDTH]
+        cdef Entry* child_slots[WIDTH]
         if depth > 1:
-            self.prefetch_children(child_keys)
+            self.prefetch_children(table, child_keys, child_slots)
         cdef long long h0 = self.horizon
         cdef int moves[WIDTH]
         cdef int count, i, floor
@@ -505,23 +516,30 @@ cdef class Connect4Search:
         cdef int best = -INF, best_move = -1, value, index, move
         cdef bint pv_node = beta - alpha > 1, proven
         if self.etc and child > 0 and not pv_node:
-            value = self.etc_cutoff(moves, child_keys, count, child, b, next_ply, &move, &proven)
+            value = self.etc_cutoff(
+                table, moves, child_keys, child_slots, count, child, b, next_ply, &move, &proven
+            )
             if value != INT_MIN:
                 if not proven:
                     self.horizon += 1
                 if mirrored:
                     move = WIDTH - 1 - move
-                table_store(self.table, key, PROVEN if proven else depth, value, LOWER, move, ply)
+                table_write(
+                    table, slot, key, PROVEN if proven else depth, value, LOWER, move, ply
+                )
                 return value
+        cdef Entry* child_slot = NULL
         for index in range(count):
             move = moves[index]
-            self.play(move)
+            if depth > 1:
+                child_slot = child_slots[move]
+            self.play(move, self.hooks)  # with the hooks on, no move wins (see above)
             if index == 0 or not self.pvs:
-                value = -self._search(child, -b, -a, next_ply)
+                value = -self._search(child, -b, -a, next_ply, child_slot)
             else:
-                value = -self._search(child, -a - 1, -a, next_ply)
+                value = -self._search(child, -a - 1, -a, next_ply, child_slot)
                 if a < value < b:
-                    value = -self._search(child, -b, -a, next_ply)
+                    value = -self._search(child, -b, -a, next_ply, child_slot)
             self.undo()
             if value > best:
                 best = value
@@ -544,8 +562,9 @@ cdef class Connect4Search:
             bound = EXACT
         if mirrored and best_move >= 0:
             best_move = WIDTH - 1 - best_move
-        table_store(
-            self.table, key, PROVEN if self.horizon == h0 else depth, best, bound, best_move, ply
+        table_write(
+            table, slot, key, PROVEN if self.horizon == h0 else depth, best, bound,
+            best_move, ply,
         )
         return best
 
@@ -587,30 +606,39 @@ cdef class Connect4Search:
                 key = mirror_key
         return key
 
-    cdef inline void prefetch_children(self, uint64_t* keys) noexcept:
+    cdef inline void prefetch_children(
+        self, NativeTable table, uint64_t* keys, Entry** slots
+    ) noexcept:
         """Start loading every child's table slot, so the children's probes find them cached;
-        the children's keys go to `keys`, by column (for `etc_cutoff`)."""
+        the children's keys and slots (`table_find`'s) go to `keys` and `slots`, by column
+        (for `etc_cutoff` and the children's own probes)."""
         cdef uint64_t possible = self.possible(), bit, key
+        cdef Entry* slot
+        cdef int col
         while possible:
             bit = possible & (~possible + 1)
             possible ^= bit
             key = self.child_key(bit)
-            keys[lowest_bit(bit) // STRIDE] = key
-            table_prefetch(self.table, key)
+            slot = table_find(table, key)
+            col = lowest_bit(bit) // STRIDE
+            keys[col] = key
+            slots[col] = slot
+            if slot != NULL:
+                prefetch(slot)
 
     cdef int etc_cutoff(
-        self, int* moves, uint64_t* keys, int count, int child_depth, int beta, int child_ply,
-        int* move, bint* proven,
+        self, NativeTable table, int* moves, uint64_t* keys, Entry** slots, int count,
+        int child_depth, int beta, int child_ply, int* move, bint* proven,
     ) noexcept:
         """`NodeSearch.etc_cutoff`: the value >= `beta` one of `moves` is proven to reach by
-        its child's table entry (`keys`: the children's keys by column, from
-        `prefetch_children`; that move and whether it is proven go to `move`, `proven`);
-        INT_MIN when no entry proves it."""
+        its child's table entry (`keys`, `slots`: the children's keys and slots by column,
+        from `prefetch_children`; that move and whether it is proven go to `move`,
+        `proven`); INT_MIN when no entry proves it."""
         cdef int index, score, col
         cdef Entry* entry
         for index in range(count):
             col = moves[index]
-            entry = table_lookup(self.table, keys[col])
+            entry = table_read(table, slots[col], keys[col])
             if entry == NULL or entry.depth < child_depth or entry.bound == LOWER:
                 continue
             score = -from_table(entry.score, child_ply)

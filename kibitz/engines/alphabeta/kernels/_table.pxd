@@ -36,34 +36,43 @@ cdef class NativeTable:
 
 
 cdef inline Entry* table_slot(NativeTable table, uint64_t key) noexcept:
+    """`key`'s slot (the table must have slots)."""
     return &table.slots[key % <uint64_t> table.size]
 
 
-cdef inline void table_prefetch(NativeTable table, uint64_t key) noexcept:
-    """Start loading `key`'s slot into the cache (a search soon probes it)."""
-    if table.size:
-        prefetch(table_slot(table, key))
-
-
-cdef inline Entry* table_lookup(NativeTable table, uint64_t key) noexcept:
-    """The entry for `key`, or NULL; counted in `probes` and `hits` (`TranspositionTable.probe`)."""
+cdef inline Entry* table_find(NativeTable table, uint64_t key) noexcept:
+    """`key`'s slot, or NULL where the table has none: for `table_read` and `table_write`,
+    so that a node finds its slot once for its probe and its store."""
     if table.size == 0:
         return NULL
+    return table_slot(table, key)
+
+
+cdef inline Entry* table_read(NativeTable table, Entry* slot, uint64_t key) noexcept:
+    """The entry for `key` in its `slot` (`table_find`'s), or NULL; counted in `probes` and
+    `hits` (`TranspositionTable.probe`)."""
+    if slot == NULL:
+        return NULL
     table.probes += 1
-    cdef Entry* entry = table_slot(table, key)
-    if entry.bound != 0 and entry.key == key:
+    if slot.bound != 0 and slot.key == key:
         table.hits += 1
-        return entry
+        return slot
     return NULL
 
 
-cdef inline void table_store(
-    NativeTable table, uint64_t key, int depth, int score, int bound, int move, int ply
+cdef inline Entry* table_lookup(NativeTable table, uint64_t key) noexcept:
+    """`table_read` in `key`'s slot."""
+    return table_read(table, table_find(table, key), key)
+
+
+cdef inline void table_write(
+    NativeTable table, Entry* old, uint64_t key, int depth, int score, int bound, int move,
+    int ply
 ) noexcept:
-    """`TranspositionTable.store`; `move` -1 stands for None."""
-    if table.size == 0:
+    """`TranspositionTable.store` into `key`'s slot `old` (`table_find`'s; NULL: no table);
+    `move` -1 stands for None."""
+    if old == NULL:
         return
-    cdef Entry* old = table_slot(table, key)
     if table.stores < STORE_LOG:
         table.stored[table.stores] = old - table.slots
     table.stores += 1
@@ -87,3 +96,10 @@ cdef inline void table_store(
     old.bound = bound
     old.move = move
     old.generation = table.generation
+
+
+cdef inline void table_store(
+    NativeTable table, uint64_t key, int depth, int score, int bound, int move, int ply
+) noexcept:
+    """`table_write` into `key`'s slot."""
+    table_write(table, table_find(table, key), key, depth, score, bound, move, ply)
