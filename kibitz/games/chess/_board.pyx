@@ -593,20 +593,27 @@ cdef class CompiledBoard:
         self.undo()
         return safe
 
-    def noisy_moves(self, legal) -> list:
+    cdef inline bint is_noisy(self, int move) noexcept:
+        """Whether `move` captures (en passant too) or promotes to a queen."""
+        cdef int to = (move >> 7) & 127
+        if self.sq[to] or move >> 14 == QUEEN:
+            return True
+        return to == self.ep and self.sq[move & 127] & 7 == PAWN
+
+    cdef int sorted_noisy(self, legal, int* moves) except -1:
+        """The captures and queen promotions among `legal` (`is_noisy`) into `moves`,
+        MVV-LVA (stable); their count."""
         cdef int keys[MAX_MOVES]
-        cdef int moves[MAX_MOVES]
-        cdef int n = 0, i, j, move, to, promotion, attacker, victim, gain, key
+        cdef int n = 0, j, move, to, promotion, attacker, victim, gain, key
         for move in legal:
+            if not self.is_noisy(move):
+                continue
             to = (move >> 7) & 127
             promotion = move >> 14
             attacker = self.sq[move & 127] & 7
             victim = self.sq[to] & 7
-            if not victim:
-                if to == self.ep and attacker == PAWN:
-                    victim = PAWN
-                elif promotion != QUEEN:
-                    continue
+            if not victim and to == self.ep and attacker == PAWN:
+                victim = PAWN
             gain = VICTIM_VALUE[victim] + (VICTIM_VALUE[promotion] - 1 if promotion else 0)
             key = attacker - 16 * gain
             j = n  # insertion sort, stable: after every key not greater
@@ -617,7 +624,25 @@ cdef class CompiledBoard:
             keys[j] = key
             moves[j] = move
             n += 1
+        return n
+
+    def noisy_moves(self, legal) -> list:
+        cdef int moves[MAX_MOVES]
+        cdef int n = self.sorted_noisy(legal, moves)
         return [moves[i] for i in range(n)]
+
+    def ordered_moves(self, legal) -> list:
+        """`noisy_moves(legal)`, then the other moves of `legal` in their order."""
+        cdef int moves[MAX_MOVES]
+        cdef int n = self.sorted_noisy(legal, moves), move
+        ordered = [moves[i] for i in range(n)]
+        if n == 0:
+            ordered.extend(legal)
+            return ordered
+        for move in legal:
+            if not self.is_noisy(move):
+                ordered.append(move)
+        return ordered
 
     cpdef int exchange(self, int move) noexcept:
         """The static exchange evaluation of `move` (`board.Board.exchange`)."""

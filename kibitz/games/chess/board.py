@@ -594,6 +594,12 @@ class Board:
         scored.sort(key=_first)
         return [move for _, move in scored]
 
+    def ordered_moves(self, legal: list[int]) -> list[int]:
+        """`noisy_moves(legal)`, then the other moves of `legal` in their order."""
+        noisy = self.noisy_moves(legal)
+        chosen = set(noisy)
+        return noisy + [move for move in legal if move not in chosen]
+
     # -- static exchange ------------------------------------------------------------------
 
     def exchange(self, move: int) -> int:

@@ -543,9 +543,7 @@ class Chess(
         return self.board.exchange(move)
 
     def ordered_moves(self) -> list[Move]:
-        noisy = self.noisy_moves()
-        chosen = set(noisy)
-        return noisy + [move for move in self._legal() if move not in chosen]
+        return self.board.ordered_moves(self._legal())
 
     def playout(
         self, rng: random.Random, record: list[tuple[int, Move]] | None = None
