@@ -307,6 +307,7 @@ def test_the_compiled_board_repeats_the_reference_move_for_move():
             assert fast.board.legal_moves() == slow.board.legal_moves()
             assert fast.board.pseudo_moves() == slow.board.pseudo_moves()
             assert fast.noisy_moves() == slow.noisy_moves()
+            assert fast.ordered_moves() == slow.ordered_moves()
             assert fast.evaluate() == slow.evaluate()
             assert fast.in_check() == slow.in_check()
             assert fast.null_move_allowed() == slow.null_move_allowed()
