@@ -65,9 +65,12 @@ def main(expected: str) -> None:
     try:
         with SyncClient(server.address) as client:
             result = client.analyze("connect4", "", ["4", "4", "5", "3"], depth=8).wait()
+            # the default engine and options: the TD network, from the weights installed
+            opening = client.analyze("backgammon", "4HPwATDgc/ABMA:31", depth=1).wait()
     finally:
         server.stop()
     check(result.best_move in list("1234567") and result.nodes > 0, f"a search: {result.best_move}")
+    check(opening.best_move == "8/5 6/5", f"backgammon's network: 31 -> {opening.best_move}")
 
 
 if __name__ == "__main__":
