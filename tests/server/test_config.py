@@ -35,6 +35,7 @@ def test_each_flag_sets_its_setting_in_the_settings_unit():
         *("--host", "0.0.0.0", "--port", "0", "--config", "engines.toml"),
         *("--max-memory", "512", "--max-searches", "3", "--max-queued", "0"),
         *("--default-movetime", "0.25", "--idle-timeout", "0", "--tls-cert", "cert.pem"),
+        *("--worker-nice", "5"),
     )
     assert config == ServerConfig(
         host="0.0.0.0",
@@ -46,6 +47,7 @@ def test_each_flag_sets_its_setting_in_the_settings_unit():
         default_move_time_ms=250,  # the flag in seconds, the setting in milliseconds
         idle_timeout=0.0,
         tls_cert="cert.pem",
+        worker_nice=5,
     )
 
 
@@ -79,6 +81,9 @@ def test_a_bad_value_is_one_line_naming_the_flag(capsys):
         build_parser().parse_args(["serve", "--max-queued", "-1"])
     assert exited.value.code == 2
     assert "argument --max-queued: must be at least 0, not -1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--worker-nice", "20"])
+    assert "argument --worker-nice: must be at most 19, not 20" in capsys.readouterr().err
 
 
 def test_the_banner_leaves_out_the_address_clients_look_at_first():
