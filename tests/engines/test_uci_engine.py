@@ -336,6 +336,23 @@ def test_a_stop_ends_an_infinite_search(tmp_path):
     assert log.read_text().splitlines()[-3:] == ["go infinite", "stop", "quit"]
 
 
+def test_a_search_that_began_after_its_deadline_ended_for_its_time_despite_a_stop(tmp_path):
+    # a loaded machine ran the worker only after the search's deadline, by when the
+    # server's backstop stop (sent a margin after that deadline) had come too
+    engine, log = fake_class(tmp_path)
+    engine = engine()
+    stop = threading.Event()
+    stop.set()
+    context = SearchContext(stop=stop)
+    context.started = context.clock() - 1.0
+    try:
+        result = search(engine, limits=Limits(movetime=0.3), context=context)
+    finally:
+        engine.close()
+    assert result.stop_reason == StopReason.TIME and result.best_move is not None
+    assert log.read_text().splitlines()[-2:] == ["stop", "quit"]
+
+
 # ---------------------------------------------------------------------------- Stockfish
 
 

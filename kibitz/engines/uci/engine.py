@@ -207,10 +207,14 @@ class UciEngine(Engine):
 
 
 def _stop_due(context: SearchContext, hard: float | None, now: float) -> StopReason | None:
-    if context.stop.is_set():
-        return StopReason.STOPPED
+    """Why kibitz must stop the engine now, if it must. A passed hard deadline comes before
+    a stop request: a worker that the machine's load kept from running until after its
+    deadline finds the server's backstop stop (sent a margin after that same deadline)
+    already set, and the search still ended for its time."""
     if hard is not None and now >= hard:
         return StopReason.TIME
+    if context.stop.is_set():
+        return StopReason.STOPPED
     return None
 
 
