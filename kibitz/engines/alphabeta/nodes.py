@@ -8,6 +8,8 @@ late-move reductions, and (with noisy moves listed first) futility and late-move
 quiet moves near the horizon; games with a static exchange evaluation get their losing
 captures searched after the quiet moves and skipped in quiescence; games that can pass get
 null-move pruning; games with history draws (repetition) get them scored inside the search.
+Games with checks may also get singular extensions: a table move that every other move
+fails to come near at half the depth is searched one ply deeper.
 
 Proven results: `horizon` counts every value that did not come from the rules of the game
 (a static evaluation at the horizon, quiescence, a transposition-table entry that is not
@@ -59,6 +61,11 @@ moves to be skipped (futility pruning), or above beta for the node to return at 
 LATE_MOVES = (0, 4, 7, 12)
 """By remaining depth: the quiet moves searched before the rest are skipped (late-move
 pruning); none from depth len(LATE_MOVES) on."""
+SINGULAR_DEPTH = 6
+"""Singular extensions from this remaining depth on."""
+SINGULAR_MARGIN = 2
+"""By remaining depth: how far below the table's value (`SINGULAR_MARGIN * depth`) every
+other move must stay for the table move to count as singular."""
 
 
 class Abort(Exception):
@@ -116,6 +123,7 @@ class NodeSearch:
         see: bool = False,
         futility: bool = False,
         late_move_pruning: bool = False,
+        singular_extension: bool = False,
     ) -> None:
         self.state = state
         self.pvs = pvs
@@ -146,6 +154,10 @@ class NodeSearch:
         self.futility = futility and quiet_known
         self.late_move_pruning = late_move_pruning and quiet_known
         self.pruned = 0
+        self.singular = singular_extension and checks
+        self.singular_extensions = 0
+        self.excluded: list[Move | None] = [None] * (MAX_PLY + 2)
+        """excluded[ply]: the move left out at this ply (a singular extension's check)."""
         self.history_draws = isinstance(state, HistoryDraws)
         self.root_ply = state.ply() if self.history_draws else 0
         self.passed = [False] * (MAX_PLY + 2)
@@ -223,12 +235,13 @@ class NodeSearch:
             key = state.key()
         entry = self.tt_probe(key)
         tt_move = None
+        excluded = self.excluded[ply]  # None but in a singular extension's check
         if entry is not None:
             tt_move = entry.move
             if mirrored and tt_move is not None:
                 tt_move = state.mirror_move(tt_move)
             entry_depth = entry.depth
-            if entry_depth >= depth:
+            if entry_depth >= depth and excluded is None:
                 score = entry.score
                 if score >= WIN_THRESHOLD:
                     score -= ply
@@ -251,6 +264,7 @@ class NodeSearch:
             and not in_check
             and depth < len(FUTILITY_MARGIN)
             and -WIN_THRESHOLD < b < WIN_THRESHOLD
+            and excluded is None
         ):
             value = clamped_evaluation(state) - FUTILITY_MARGIN[depth]
             if value >= b:  # reverse futility: too far above beta for a move to spoil it
@@ -263,6 +277,7 @@ class NodeSearch:
             and not in_check
             and depth >= NULL_MOVE_DEPTH
             and not self.passed[ply]
+            and excluded is None
             and -WIN_THRESHOLD < b < WIN_THRESHOLD
             and state.evaluate() >= b
             and state.null_move_allowed()
@@ -286,7 +301,13 @@ class NodeSearch:
         else:
             moves = self.moves_of()
         ordering = self.ordering
-        quiet_from = len(self.noisy_of()) if self.noisy_first else 0
+        noisy = self.noisy_of()  # once: the position is the same at a cutoff
+        quiet_from = len(noisy) if self.noisy_first else 0
+        if excluded is not None:
+            index = moves.index(excluded)
+            del moves[index]
+            if index < quiet_from:
+                quiet_from -= 1
         losing: list[Move] = []
         if self.exchange is not None and quiet_from:
             exchange = self.exchange
@@ -307,7 +328,7 @@ class NodeSearch:
             del moves[index]
             moves.insert(0, tt_move)
 
-        if self.etc and depth > 1 and not pv_node:
+        if self.etc and depth > 1 and not pv_node and excluded is None:
             cutoff = self.etc_cutoff(moves, depth - 1, b, ply + 1)
             if cutoff is not None:
                 value, move, proven = cutoff
@@ -317,6 +338,24 @@ class NodeSearch:
                     move = state.mirror_move(move)
                 self.tt_store(key, PROVEN if proven else depth, value, LOWER, move, ply)
                 return value
+
+        extension = 0
+        if (
+            self.singular
+            and depth >= SINGULAR_DEPTH
+            and not in_check  # already extended
+            and excluded is None
+            and entry is not None
+            and entry.bound != UPPER
+            and entry.depth >= depth - 3
+            and moves[0] == tt_move
+        ):
+            value = from_tt(entry.score, ply)
+            if -WIN_THRESHOLD < value < WIN_THRESHOLD and self.singular_move(
+                tt_move, depth, value - SINGULAR_MARGIN * depth, ply
+            ):
+                self.singular_extensions += 1
+                extension = 1
 
         play = state.play
         undo = state.undo
@@ -354,7 +393,9 @@ class NodeSearch:
                 if futile and floor > best:
                     best = floor  # what the move could hope for
                 continue
-            if index == 0 or not pvs:
+            if index == 0:
+                value = -search(child + extension, -b, -a, next_ply)
+            elif not pvs:
                 value = -search(child, -b, -a, next_ply)
             else:
                 if index >= late and not state.in_check():
@@ -378,7 +419,7 @@ class NodeSearch:
                         self.cutoffs += 1
                         if index == 0:
                             self.first_cutoffs += 1
-                        if ordering.active and move not in self.noisy_of():
+                        if ordering.active and move not in noisy:
                             ordering.record_cutoff(move, ply, depth)
                         break
                     a = value
@@ -389,10 +430,27 @@ class NodeSearch:
             bound = LOWER
         else:
             bound = EXACT
+        if excluded is not None:  # not the node's value: the table keeps the node's own
+            return best
         if mirrored and best_move is not None:
             best_move = state.mirror_move(best_move)
         self.tt_store(key, PROVEN if self.horizon == h0 else depth, best, bound, best_move, ply)
         return best
+
+    def singular_move(self, move: Move, depth: int, beta: int, ply: int) -> bool:
+        """Singular extensions: whether the node's other moves, searched at half the depth
+        with the window (beta - 1, beta), all fail low (`move`, the table's, is then the
+        only good one). What the check met at the horizon is not part of the node's value:
+        the counter of such values is restored."""
+        excluded = self.excluded
+        excluded[ply] = move
+        horizon = self.horizon
+        try:
+            value = self.search(depth // 2, beta - 1, beta, ply)
+        finally:  # also when a stop unwinds the search
+            excluded[ply] = None
+        self.horizon = horizon
+        return value < beta
 
     def null_search(self, depth: int, beta: int, ply: int) -> int:
         """Null-move pruning: pass, and search the opponent's moves shallower with the
@@ -417,12 +475,15 @@ class NodeSearch:
         """Enhanced transposition cutoff: the first of `moves` whose child has a stored upper
         bound (or exact value) of at most -beta, as (value >= beta, move, whether proven)."""
         state = self.state
+        play = state.play
+        undo = state.undo
+        key_of = state.key
         probe = self.tt_probe
         symmetry = self.symmetry
         for move in moves:
-            state.play(move)
-            key = state.symmetric_key()[0] if symmetry else state.key()
-            state.undo()
+            play(move)
+            key = state.symmetric_key()[0] if symmetry else key_of()
+            undo()
             entry = probe(key)
             if entry is None or entry.depth < child_depth or entry.bound == LOWER:
                 continue

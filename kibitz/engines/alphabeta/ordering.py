@@ -21,14 +21,13 @@ class QuietMoveOrdering:
         """Two per ply, flat: ply p's newest at 2p, the one before at 2p + 1 (one list is
         made far faster than a thousand: this is per search)."""
         self.use_killers = self.use_history = False
-
-    @property
-    def active(self) -> bool:
-        return self.use_killers or self.use_history
+        self.active = False
+        """Either is used (read at every node: an attribute, not a property)."""
 
     def new_search(self, use_killers: bool, use_history: bool) -> None:
         """Halve the history (old knowledge fades), forget the killers."""
         self.use_killers, self.use_history = use_killers, use_history
+        self.active = use_killers or use_history
         for move in list(self.history):
             self.history[move] //= 2
         self.killers = [None] * (2 * (MAX_PLY + 2))

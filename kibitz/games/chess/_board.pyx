@@ -99,6 +99,10 @@ cdef class CompiledBoard:
     cdef Saved* saved
     cdef uint64_t* hist
     cdef int nsaved, capacity
+    cdef int cached[MAX_MOVES]
+    cdef int ncached
+    cdef uint64_t cached_key
+    cdef bint cache_valid
 
     def __cinit__(self):
         self.capacity = 64
@@ -107,6 +111,7 @@ cdef class CompiledBoard:
         if self.saved == NULL or self.hist == NULL:
             raise MemoryError()
         self.nsaved = 0
+        self.cache_valid = False
         self.ep = -1
         self.fullmove = 1
         self._kings[0] = self._kings[1] = -1
@@ -578,10 +583,30 @@ cdef class CompiledBoard:
             count += 1
         return count
 
+    cdef int legal_cached(self) except -1:
+        """`legal` into `cached`, once per position (by key, as `Board._cached_moves`); the
+        count."""
+        if not self.cache_valid or self.cached_key != self.key:
+            self.ncached = self.legal(self.cached)
+            self.cached_key = self.key
+            self.cache_valid = True
+        return self.ncached
+
     def legal_moves(self) -> list:
-        cdef int moves[MAX_MOVES]
-        cdef int n = self.legal(moves)
-        return [moves[i] for i in range(n)]
+        cdef int n = self.legal_cached()
+        return [self.cached[i] for i in range(n)]
+
+    cpdef bint has_moves(self) except -1:
+        return self.legal_cached() > 0
+
+    cpdef bint is_over(self) except -1:
+        """`Board.is_over`."""
+        return (
+            self.legal_cached() == 0
+            or self.halfmove >= 100
+            or self.insufficient_material()
+            or self.repetitions(self.halfmove) >= 2
+        )
 
     cpdef bint is_legal(self, int move) except -1:
         cdef int frm = move & 127, to = (move >> 7) & 127, us = self.turn, them = self.turn ^ 1
@@ -600,12 +625,14 @@ cdef class CompiledBoard:
             return True
         return to == self.ep and self.sq[move & 127] & 7 == PAWN
 
-    cdef int sorted_noisy(self, legal, int* moves) except -1:
-        """The captures and queen promotions among `legal` (`is_noisy`) into `moves`,
-        MVV-LVA (stable); their count."""
+    cdef int sorted_noisy(self, int* moves) except -1:
+        """The captures and queen promotions among the legal moves (`is_noisy`) into
+        `moves`, MVV-LVA (stable); their count."""
         cdef int keys[MAX_MOVES]
-        cdef int n = 0, j, move, to, promotion, attacker, victim, gain, key
-        for move in legal:
+        cdef int n = 0, j, i, move, to, promotion, attacker, victim, gain, key
+        cdef int count = self.legal_cached()
+        for i in range(count):
+            move = self.cached[i]
             if not self.is_noisy(move):
                 continue
             to = (move >> 7) & 127
@@ -626,21 +653,19 @@ cdef class CompiledBoard:
             n += 1
         return n
 
-    def noisy_moves(self, legal) -> list:
+    def noisy_moves(self) -> list:
         cdef int moves[MAX_MOVES]
-        cdef int n = self.sorted_noisy(legal, moves)
+        cdef int n = self.sorted_noisy(moves)
         return [moves[i] for i in range(n)]
 
-    def ordered_moves(self, legal) -> list:
-        """`noisy_moves(legal)`, then the other moves of `legal` in their order."""
+    def ordered_moves(self) -> list:
+        """`noisy_moves()`, then the other legal moves in their order."""
         cdef int moves[MAX_MOVES]
-        cdef int n = self.sorted_noisy(legal, moves), move
+        cdef int n = self.sorted_noisy(moves), i, move
         ordered = [moves[i] for i in range(n)]
-        if n == 0:
-            ordered.extend(legal)
-            return ordered
-        for move in legal:
-            if not self.is_noisy(move):
+        for i in range(self.ncached):
+            move = self.cached[i]
+            if n == 0 or not self.is_noisy(move):
                 ordered.append(move)
         return ordered
 
@@ -720,6 +745,12 @@ cdef class CompiledBoard:
                 return True
         return False
 
+    cpdef bint history_draw(self, int root_ply) except -1:
+        """`Board.history_draw`."""
+        if self.halfmove >= 100:
+            return self.legal_cached() > 0 or not self.in_check()
+        return self.repeated_since(root_ply)
+
     cpdef bint repeated_since(self, int root_ply) noexcept:
         cdef int current = self.nsaved, before_root = 0, index
         cdef int back = self.halfmove if self.halfmove < current else current
@@ -763,7 +794,10 @@ cdef class CompiledBoard:
             return knights == 1 and not colours
         return colours != 3
 
-    cpdef int evaluate(self) noexcept:
+    def evaluate(self, player=None) -> int:
+        """`Board.evaluate`."""
         cdef int phase = self.phase if self.phase < FULL_PHASE else FULL_PHASE
         cdef int value = (self.mg * phase + self.eg * (FULL_PHASE - phase)) / FULL_PHASE
-        return value if self.turn == WHITE else -value
+        if self.turn != WHITE:
+            value = -value
+        return value if player is None or player == self.turn else -value

@@ -123,6 +123,8 @@ class Board:
     """One chess position with its history (for `undo` and repetitions)."""
 
     __slots__ = (
+        "cached",
+        "cached_key",
         "castling",
         "eg",
         "ep",
@@ -153,6 +155,9 @@ class Board:
         self.stack: list[tuple] = []
         self.history: list[int] = []
         """The key of every position since the start, the current one last."""
+        self.cached: list[int] | None = None
+        """The legal moves of the position whose key is `cached_key` (`_cached_moves`)."""
+        self.cached_key = 0
 
     def copy(self) -> Board:
         """An independent copy, history included."""
@@ -512,8 +517,32 @@ class Board:
         if rights & 2 and not squares[king - 1] and not squares[king - 2] and not squares[king - 3]:
             moves.append(king | (king - 2) << 7)
 
+    def _cached_moves(self) -> list[int]:
+        """`legal_moves()`, computed once per position (recognised by its key): the list
+        itself, which callers must not change."""
+        if self.cached is None or self.cached_key != self.key:
+            self.cached = self._legal_moves()
+            self.cached_key = self.key
+        return self.cached
+
     def legal_moves(self) -> list[int]:
-        """Every legal move, in generation order."""
+        """Every legal move, in generation order (a new list)."""
+        return list(self._cached_moves())
+
+    def has_moves(self) -> bool:
+        return bool(self._cached_moves())
+
+    def is_over(self) -> bool:
+        """No legal move, the fifty-move rule, insufficient material or a threefold
+        repetition: the game is over."""
+        return (
+            not self._cached_moves()
+            or self.halfmove >= 100
+            or self.insufficient_material()
+            or self.repetitions(self.halfmove) >= 2
+        )
+
+    def _legal_moves(self) -> list[int]:
         checkers, pinned = self._checks_and_pins()
         us = self.turn
         them = us ^ 1
@@ -573,13 +602,13 @@ class Board:
         self.undo()
         return safe
 
-    def noisy_moves(self, legal: list[int]) -> list[int]:
-        """The captures and queen promotions among `legal`, most valuable victim first, then
-        least valuable attacker (MVV-LVA); ties in generation order."""
+    def noisy_moves(self) -> list[int]:
+        """The captures and queen promotions among the legal moves, most valuable victim
+        first, then least valuable attacker (MVV-LVA); ties in generation order."""
         squares = self.squares
         ep = self.ep
         scored = []
-        for move in legal:
+        for move in self._cached_moves():
             to = (move >> 7) & 127
             promotion = move >> 14
             attacker = squares[move & 127] & 7
@@ -594,11 +623,11 @@ class Board:
         scored.sort(key=_first)
         return [move for _, move in scored]
 
-    def ordered_moves(self, legal: list[int]) -> list[int]:
-        """`noisy_moves(legal)`, then the other moves of `legal` in their order."""
-        noisy = self.noisy_moves(legal)
+    def ordered_moves(self) -> list[int]:
+        """`noisy_moves()`, then the other legal moves in their order."""
+        noisy = self.noisy_moves()
         chosen = set(noisy)
-        return noisy + [move for move in legal if move not in chosen]
+        return noisy + [move for move in self._cached_moves() if move not in chosen]
 
     # -- static exchange ------------------------------------------------------------------
 
@@ -687,6 +716,12 @@ class Board:
                 return True
         return False
 
+    def history_draw(self, root_ply: int) -> bool:
+        """A repetition (`repeated_since`), or the fifty-move rule where no mate ends it."""
+        if self.halfmove >= 100:
+            return self.has_moves() or not self.in_check()
+        return self.repeated_since(root_ply)
+
     def repeated_since(self, root_ply: int) -> bool:
         """Whether the position occurred before at or after history index `root_ply`, or
         twice before it (since the last capture, pawn move or null move)."""
@@ -737,12 +772,15 @@ class Board:
 
     # -- evaluation -----------------------------------------------------------------------
 
-    def evaluate(self) -> int:
-        """PeSTO's tapered value in centipawns, from the side to move's point of view."""
+    def evaluate(self, player: int | None = None) -> int:
+        """PeSTO's tapered value in centipawns, from `player`'s point of view (None: the
+        side to move's)."""
         phase = self.phase if self.phase < FULL_PHASE else FULL_PHASE
         blend = self.mg * phase + self.eg * (FULL_PHASE - phase)
         value = blend // FULL_PHASE if blend >= 0 else -(-blend // FULL_PHASE)  # to zero, as C
-        return value if self.turn == WHITE else -value
+        if self.turn != WHITE:
+            value = -value
+        return value if player is None or player == self.turn else -value
 
 
 def _first(pair: tuple[int, int]) -> int:

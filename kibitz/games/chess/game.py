@@ -166,8 +166,20 @@ class Chess(
 
     def __init__(self, board: Board | CompiledBoard) -> None:
         self.board = board
-        self._moves: list[int] | None = None
-        self._moves_key = -1
+        # The board's own methods over the game's where they are the same: a search calls
+        # them hundreds of thousands of times a second, and a wrapper's frame costs more
+        # than most of them. (The methods below remain the interface and its documentation.)
+        self.play = board.play
+        self.undo = board.undo
+        self.is_terminal = board.is_over
+        self.noisy_moves = board.noisy_moves
+        self.ordered_moves = board.ordered_moves
+        self.exchange = board.exchange
+        self.in_check = board.in_check
+        self.play_null = board.play_null
+        self.null_move_allowed = board.has_pieces
+        self.history_draw = board.history_draw
+        self.evaluate = board.evaluate
 
     # -- notation ---------------------------------------------------------------------------
 
@@ -445,7 +457,7 @@ class Chess(
         while game.ply() > 0:
             after = game.board.key
             game.undo()
-            move = next((m for m in game._legal() if game._key_after(m) == after), None)
+            move = next((m for m in game.board.legal_moves() if game._key_after(m) == after), None)
             if move is None:  # not a move of the game (a search's null move)
                 return self.position(), []
             moves.append(game.format_move(move))
@@ -462,16 +474,9 @@ class Chess(
     def to_move(self) -> int:
         return self.board.turn
 
-    def _legal(self) -> list[int]:
-        """The legal moves by the movement rules, computed once per position."""
-        board = self.board
-        if self._moves_key != board.key or self._moves is None:
-            self._moves = board.legal_moves()
-            self._moves_key = board.key
-        return self._moves
-
     def legal_moves(self) -> list[Move]:
-        return [] if self.is_terminal() else list(self._legal())
+        board = self.board
+        return [] if board.is_over() else board.legal_moves()
 
     def play(self, move: Move) -> None:
         self.board.play(move)
@@ -480,22 +485,17 @@ class Chess(
         self.board.undo()
 
     def is_terminal(self) -> bool:
-        board = self.board
-        return (
-            not self._legal()
-            or board.halfmove >= 100
-            or board.insufficient_material()
-            or board.repetitions(board.halfmove) >= 2
-        )
+        """No legal move, or a draw by rule (the board's `is_over`)."""
+        return self.board.is_over()
 
     def returns(self) -> tuple[float, ...]:
-        if self._legal() or not self.board.in_check():
+        if self.board.has_moves() or not self.board.in_check():
             return (0.0, 0.0)
         return (-1.0, 1.0) if self.board.turn == WHITE else (1.0, -1.0)
 
     def terminal_reason(self) -> str:
         board = self.board
-        if not self._legal():
+        if not board.has_moves():
             if board.in_check():
                 return "checkmate, " + ("Black" if board.turn == WHITE else "White") + " wins"
             return "draw by stalemate"
@@ -529,13 +529,13 @@ class Chess(
         return self.board.key
 
     def evaluate(self, player: int | None = None) -> int:
-        value = self.board.evaluate()
-        return value if player is None or player == self.board.turn else -value
+        """The board's `evaluate` (PeSTO)."""
+        return self.board.evaluate(player)
 
     def noisy_moves(self) -> list[Move]:
         """Captures and queen promotions, most valuable victim first, then least valuable
         attacker (MVV-LVA)."""
-        return self.board.noisy_moves(self._legal())
+        return self.board.noisy_moves()
 
     def exchange(self, move: Move) -> int:
         """Static exchange evaluation in centipawns (pawn 100, knight and bishop 300, rook
@@ -543,7 +543,7 @@ class Chess(
         return self.board.exchange(move)
 
     def ordered_moves(self) -> list[Move]:
-        return self.board.ordered_moves(self._legal())
+        return self.board.ordered_moves()
 
     def playout(
         self, rng: random.Random, record: list[tuple[int, Move]] | None = None
@@ -602,11 +602,9 @@ class Chess(
         return len(self.board.history) - 1
 
     def history_draw(self, root_ply: int) -> bool:
-        """A repetition (see `HistoryDraws`), or the fifty-move rule where no mate ends it."""
-        board = self.board
-        if board.halfmove >= 100:
-            return bool(self._legal()) or not board.in_check()
-        return board.repeated_since(root_ply)
+        """A repetition (see `HistoryDraws`), or the fifty-move rule where no mate ends it
+        (the board's `history_draw`)."""
+        return self.board.history_draw(root_ply)
 
 
 class _TreeBuilder(chess.pgn.GameBuilder):
