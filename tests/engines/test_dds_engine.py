@@ -116,9 +116,10 @@ async def test_through_the_server_every_card_comes_with_its_value(server) -> Non
     position = "N:AQ.2.. 65.3.. 32.4.. K4.5.. NT E"
     tricks = solver.solve_cards(bridge(position).hand_masks(), 4, 1)
     async with Client(server.address) as client:
-        result = await client.analyze(
-            "bridge", position, engine="dds", limits=ClientLimits(root_moves=True)
-        )
+        # a generous move time: the server's default (1 s) also holds a fresh worker's
+        # start, which a loaded machine can stretch past it
+        limits = ClientLimits(root_moves=True, movetime=60)
+        result = await client.analyze("bridge", position, engine="dds", limits=limits)
         assert result.stop_reason == "solved"
         by_card = {root.move: root.score.expected_value for root in result.root_moves}
         assert by_card == {solver.card_text(c): 2 * t - 3 for c, t in tricks.items()}
