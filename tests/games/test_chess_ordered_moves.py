@@ -1,5 +1,5 @@
 """Chess's `ordered_moves()`: the noisy moves (MVV-LVA), then every other legal move in
-generation order, computed by the board (`ordered_moves(legal)`); the compiled board
+generation order, computed by the board (`ordered_moves()`); the compiled board
 agrees with the Python reference over random games in tests/games/test_chess.py."""
 
 from __future__ import annotations

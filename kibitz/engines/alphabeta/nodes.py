@@ -138,9 +138,8 @@ class NodeSearch:
         self.moves_of: Callable[[], list[Move]] = (
             state.ordered_moves if isinstance(state, MoveOrdering) else state.legal_moves
         )
-        self.noisy_of: Callable[[], Any] = (
-            state.noisy_moves if isinstance(state, NoisyMoves) else _no_moves
-        )
+        self.has_noisy = isinstance(state, NoisyMoves)
+        self.noisy_of: Callable[[], Any] = state.noisy_moves if self.has_noisy else _no_moves
         self.noisy_first = isinstance(state, MoveOrdering) and state.noisy_first
         checks = isinstance(state, Checks)
         self.checks = checks
@@ -301,7 +300,8 @@ class NodeSearch:
         else:
             moves = self.moves_of()
         ordering = self.ordering
-        noisy = self.noisy_of()  # once: the position is the same at a cutoff
+        # once a node (the position is the same at a cutoff), and no call for games without
+        noisy = self.noisy_of() if self.has_noisy else ()
         quiet_from = len(noisy) if self.noisy_first else 0
         if excluded is not None:
             index = moves.index(excluded)

@@ -663,7 +663,7 @@ cdef class CompiledBoard:
         cdef int moves[MAX_MOVES]
         cdef int n = self.sorted_noisy(moves), i, move
         ordered = [moves[i] for i in range(n)]
-        for i in range(self.ncached):
+        for i in range(self.legal_cached()):
             move = self.cached[i]
             if n == 0 or not self.is_noisy(move):
                 ordered.append(move)
@@ -798,6 +798,5 @@ cdef class CompiledBoard:
         """`Board.evaluate`."""
         cdef int phase = self.phase if self.phase < FULL_PHASE else FULL_PHASE
         cdef int value = (self.mg * phase + self.eg * (FULL_PHASE - phase)) / FULL_PHASE
-        if self.turn != WHITE:
-            value = -value
-        return value if player is None or player == self.turn else -value
+        cdef int side = self.turn if player is None else player
+        return value if side == WHITE else -value

@@ -778,9 +778,8 @@ class Board:
         phase = self.phase if self.phase < FULL_PHASE else FULL_PHASE
         blend = self.mg * phase + self.eg * (FULL_PHASE - phase)
         value = blend // FULL_PHASE if blend >= 0 else -(-blend // FULL_PHASE)  # to zero, as C
-        if self.turn != WHITE:
-            value = -value
-        return value if player is None or player == self.turn else -value
+        side = self.turn if player is None else player
+        return value if side == WHITE else -value
 
 
 def _first(pair: tuple[int, int]) -> int:
