@@ -25,6 +25,7 @@ KERNELS = [
     for module, extra in (
         ("kibitz.engines.alphabeta.kernels._table", []),
         ("kibitz.engines.alphabeta.kernels._connect4", POPCNT),
+        ("kibitz.engines.alphabeta.kernels._chess", []),
         ("kibitz.engines.mcts.kernels._playouts", []),
         ("kibitz.engines.mcts.kernels._walk", []),
         ("kibitz.games.chess._board", []),

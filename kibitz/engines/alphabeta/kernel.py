@@ -120,3 +120,29 @@ class KernelNodeSearch(NodeSearch):
         self.seldepth = kernel.seldepth
         self.check(ply)
         kernel.next_check = self.next_check
+
+
+class QuiescenceKernelSearch(NodeSearch):
+    """A `NodeSearch` whose quiescence search (`quiesce`, `evasions`, `quiesce_moves`) runs
+    in `kernel_class` (e.g. ChessQuiescence) over the state's compiled board; above the
+    horizon, the table, the ordering and the root stay Python. The counters and the line
+    (`pv[ply]`) go into the kernel and come back with each call, also when a stop raised in
+    the kernel's poll (`check`) unwinds it."""
+
+    def __init__(
+        self,
+        kernel_class: Any,
+        state: Game,
+        table: Any,
+        ordering: QuietMoveOrdering,
+        **switches: Any,
+    ) -> None:
+        super().__init__(state, table, ordering, **switches)
+        board = state.board  # type: ignore[attr-defined]
+        self.kernel = kernel_class(
+            board, self.use_quiescence, self.exchange is not None, self.max_ply
+        )
+        self._quiesce = self.kernel.quiesce
+
+    def quiesce(self, alpha: int, beta: int, ply: int) -> int:
+        return self._quiesce(self, alpha, beta, ply)

@@ -13,18 +13,6 @@ from libc.string cimport memcpy, memset
 
 from kibitz.games.chess import board as _py
 
-cdef enum:
-    WHITE = 0
-    BLACK = 1
-    PAWN = 1
-    KNIGHT = 2
-    BISHOP = 3
-    ROOK = 4
-    QUEEN = 5
-    KING = 6
-    FULL_PHASE = 24
-    MAX_MOVES = 256
-
 cdef int KNIGHT_STEPS[8]
 cdef int KING_STEPS[8]
 cdef int BISHOP_STEPS[4]
@@ -73,36 +61,12 @@ def _init_tables() -> None:
 _init_tables()
 
 
-ctypedef struct Saved:
-    int move
-    int captured
-    int castling
-    int ep
-    int halfmove
-    int mg
-    int eg
-    int phase
-    uint64_t key
-
-
 cdef inline bint off(int square) noexcept nogil:
     return (square & 0x88) != 0
 
 
 cdef class CompiledBoard:
     """`board.Board` in C (same attributes and methods, read-only fields from Python)."""
-
-    cdef int sq[128]
-    cdef int _kings[2]
-    cdef readonly int turn, castling, ep, halfmove, fullmove, mg, eg, phase
-    cdef readonly uint64_t key
-    cdef Saved* saved
-    cdef uint64_t* hist
-    cdef int nsaved, capacity
-    cdef int cached[MAX_MOVES]
-    cdef int ncached
-    cdef uint64_t cached_key
-    cdef bint cache_valid
 
     def __cinit__(self):
         self.capacity = 64
@@ -618,7 +582,7 @@ cdef class CompiledBoard:
         self.undo()
         return safe
 
-    cdef inline bint is_noisy(self, int move) noexcept:
+    cdef bint is_noisy(self, int move) noexcept:
         """Whether `move` captures (en passant too) or promotes to a queen."""
         cdef int to = (move >> 7) & 127
         if self.sq[to] or move >> 14 == QUEEN:
@@ -661,13 +625,21 @@ cdef class CompiledBoard:
     def ordered_moves(self) -> list:
         """`noisy_moves()`, then the other legal moves in their order."""
         cdef int moves[MAX_MOVES]
-        cdef int n = self.sorted_noisy(moves), i, move
-        ordered = [moves[i] for i in range(n)]
+        cdef int n = self.ordered(moves, NULL)
+        return [moves[i] for i in range(n)]
+
+    cdef int ordered(self, int* moves, int* noisy) except -1:
+        """`ordered_moves` into `moves`; their count, and the noisy ones' in `noisy` (where
+        not NULL)."""
+        cdef int n = self.sorted_noisy(moves), count = n, i, move
+        if noisy != NULL:
+            noisy[0] = n
         for i in range(self.legal_cached()):
             move = self.cached[i]
             if n == 0 or not self.is_noisy(move):
-                ordered.append(move)
-        return ordered
+                moves[count] = move
+                count += 1
+        return count
 
     cpdef int exchange(self, int move) noexcept:
         """The static exchange evaluation of `move` (`board.Board.exchange`)."""
@@ -796,7 +768,10 @@ cdef class CompiledBoard:
 
     def evaluate(self, player=None) -> int:
         """`Board.evaluate`."""
-        cdef int phase = self.phase if self.phase < FULL_PHASE else FULL_PHASE
-        cdef int value = (self.mg * phase + self.eg * (FULL_PHASE - phase)) / FULL_PHASE
         cdef int side = self.turn if player is None else player
-        return value if side == WHITE else -value
+        return self.value() if side == WHITE else -self.value()
+
+    cdef int value(self) noexcept:
+        """`evaluate` from White's side."""
+        cdef int phase = self.phase if self.phase < FULL_PHASE else FULL_PHASE
+        return (self.mg * phase + self.eg * (FULL_PHASE - phase)) / FULL_PHASE

@@ -1,0 +1,154 @@
+"""Chess's compiled quiescence search (`kernels/_chess.pyx`) against the Python one.
+
+With the option Kernel on and the compiled board, the Python node search calls the kernel
+at the horizon; it must be the same search node for node: on every position and option set
+below the two engines agree on the node count, every root move's score and line, the
+principal variation, the Info stream and the statistics. A stop raised by the poll inside
+the kernel must leave the board to the root's undoing (`Abort.ply`), as the Python search.
+"""
+
+from __future__ import annotations
+
+import pytest
+from search_answers import answer
+from test_alphabeta import CountingStop, run
+
+from kibitz.engines.alphabeta import AlphaBeta, kernels
+from kibitz.engines.alphabeta.kernel import QuiescenceKernelSearch
+from kibitz.engines.alphabeta.nodes import INF, Abort, NodeSearch
+from kibitz.engines.alphabeta.ordering import QuietMoveOrdering
+from kibitz.engines.alphabeta.table import TranspositionTable
+from kibitz.engines.types import Limits
+from kibitz.games.chess import Chess
+from kibitz.games.chess.board import Board
+from kibitz.games.chess.game import CompiledBoard
+from kibitz.vocabulary import StopReason
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+WAC_3 = "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1"
+ENDGAME = "8/8/4k3/3p4/3P1K2/8/5P2/8 w - - 0 1"
+IN_CHECK = "rnbqk1nr/pppp1ppp/8/4p3/1b1P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 3"
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+REPEATED = ("g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1")
+"""Played from the start: the position after them (Black to move) has been seen before, and
+the knights' dance repeats it again inside the search (`history_draw`)."""
+
+pytestmark = pytest.mark.skipif(
+    kernels.ChessQuiescence is None or CompiledBoard is None,
+    reason="compiled kernels not built (no C compiler at install)",
+)
+
+
+def position(fen: str, moves: tuple[str, ...] = ()) -> Chess:
+    state = Chess.on_board(fen, CompiledBoard)
+    for move in moves:
+        state.play(state.parse_move(move))
+    return state
+
+
+def both(
+    fen: str, limits: Limits, moves: tuple[str, ...] = (), slots: int | None = None, **options
+) -> tuple[tuple, tuple]:
+    """(Python fingerprint, kernel fingerprint) of one search each."""
+    prints = []
+    for kernel in (False, True):
+        engine = AlphaBeta({"Kernel": kernel, **options}, tt_entries=slots)
+        result, infos = run(position(fen, moves), limits, engine, info_interval=0)
+        assert result.stats["kernel"] == (1.0 if kernel else 0.0)
+        prints.append(answer(result, infos))
+    return prints[0], prints[1]
+
+
+def test_the_kernel_is_chosen_for_the_compiled_board_only() -> None:
+    assert kernels.quiescence_for(position(START)) is kernels.ChessQuiescence
+    assert kernels.quiescence_for(Chess.on_board(START, Board)) is None
+    engine = AlphaBeta()
+    result, _ = run(Chess.on_board(START, Board), Limits(depth=2), engine)
+    assert result.stats["kernel"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves", "depth"),
+    [
+        (START, (), 5),
+        (WAC_3, (), 5),
+        (ENDGAME, (), 8),
+        (IN_CHECK, (), 5),
+        (KIWIPETE, (), 4),
+        (START, REPEATED, 5),
+    ],
+    ids=["start", "wac3", "endgame", "in-check", "kiwipete", "repetition"],
+)
+def test_depth_limited_searches_are_identical(fen: str, moves: tuple, depth: int) -> None:
+    python, kernel = both(fen, Limits(depth=depth), moves)
+    assert kernel == python
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        pytest.param({"SingularExtension": True}, id="SingularExtension"),
+        pytest.param({"SEE": False}, id="SEE=false"),
+        pytest.param({"Quiescence": False}, id="Quiescence=false"),
+        pytest.param({"Futility": False, "LateMovePruning": False}, id="pruning=false"),
+        pytest.param({"PVS": False, "ETC": False, "NullMove": False}, id="plain"),
+        pytest.param({"CheckExtension": False, "LMR": False}, id="no-extension"),
+    ],
+)
+def test_every_option_is_honoured_identically(options: dict) -> None:
+    python, kernel = both(WAC_3, Limits(depth=5), slots=1009, **options)
+    assert kernel == python
+
+
+def test_multipv_is_identical() -> None:
+    python, kernel = both(KIWIPETE, Limits(depth=3, multipv=3))
+    assert kernel == python
+
+
+@pytest.mark.parametrize("nodes", [1, 700, 2_345, 6_000])
+def test_a_node_limit_cuts_both_at_the_same_node(nodes: int) -> None:
+    python, kernel = both(WAC_3, Limits(depth=30, nodes=nodes))  # `run` checks the board
+    assert kernel == python
+
+
+def test_a_stop_request_inside_the_kernel_leaves_the_board() -> None:
+    engine = AlphaBeta({"Kernel": True})
+    state = position(KIWIPETE)
+    result, _ = run(state, Limits(depth=30), engine, stop=CountingStop(3))
+    assert result.stop_reason == StopReason.STOPPED and result.stats["kernel"] == 1.0
+    again, _ = run(state, Limits(depth=3), engine)  # the engine goes on
+    assert again.stop_reason == "depth"
+
+
+@pytest.mark.parametrize("stop_at", [2, 7, 40])
+def test_an_abort_in_the_kernel_unwinds_as_the_python_search(stop_at: int) -> None:
+    """The poll raises inside the kernel's quiescence: the same ply, the same counters, and
+    the board back where it was once the root undoes `Abort.ply` moves."""
+    outcomes = []
+    for search_class in (NodeSearch, QuiescenceKernelSearch):
+        state = position(KIWIPETE)
+        before = (state.position(), state.key())
+        table = TranspositionTable(1009)
+        switches = {"pvs": True, "etc": True, "quiescence": True, "hooks": True}
+        switches.update(symmetry=True, max_ply=60, see=True)
+        if search_class is NodeSearch:
+            nodes = NodeSearch(state, table, QuietMoveOrdering(), **switches)
+        else:
+            nodes = QuiescenceKernelSearch(
+                kernels.ChessQuiescence, state, table, QuietMoveOrdering(), **switches
+            )
+
+        def check(ply: int) -> None:
+            raise Abort(ply, StopReason.NODES)
+
+        nodes.check = check
+        nodes.next_check = stop_at
+        with pytest.raises(Abort) as abort:
+            nodes.quiesce(-INF, INF, 0)
+        assert abort.value.ply > 0 and (state.position(), state.key()) != before
+        for _ in range(abort.value.ply):
+            state.undo()
+        assert (state.position(), state.key()) == before
+        outcomes.append((abort.value.ply, nodes.nodes, nodes.horizon, nodes.seldepth))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][1] == stop_at
