@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: install the Debian peers (gnubg, scripts/peers.sh) and kibitz with its
-# dev tools into .venv, lint, run pytest.
-# Extra arguments go to pytest.
+# dev tools into .venv, lint, run pytest with a worker a core (pytest-xdist; at most 4).
+# Extra arguments go to pytest (`-n 0`: one process).
 bash "$(dirname "$0")/peers.sh"
 source "$(dirname "$0")/setup.sh" dev
 ruff check .
 ruff format --check .
-pytest "$@"
+pytest --numprocesses auto --maxprocesses 4 "$@"
