@@ -1,10 +1,12 @@
-"""Chess's compiled quiescence search (`kernels/_chess.pyx`) against the Python one.
+"""Chess's compiled node search (`kernels/_chess.pyx`) against the Python one.
 
-With the option Kernel on and the compiled board, the Python node search calls the kernel
-at the horizon; it must be the same search node for node: on every position and option set
-below the two engines agree on the node count, every root move's score and line, the
-principal variation, the Info stream and the statistics. A stop raised by the poll inside
-the kernel must leave the board to the root's undoing (`Abort.ply`), as the Python search.
+With the option Kernel on and the compiled board, the root (Python) searches each root
+move's subtree with the kernel; it must be the same search node for node: on every position
+and option set below the two engines (with tables of the same number of slots) agree on the
+node count, every root move's score and line, the principal variation, the Info stream and
+the statistics, also over consecutive searches (the history carried between them). A stop
+raised by the poll inside the kernel must leave the board to the root's undoing
+(`Abort.ply`), as the Python search does.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ from search_answers import answer
 from test_alphabeta import CountingStop, run
 
 from kibitz.engines.alphabeta import AlphaBeta, kernels
-from kibitz.engines.alphabeta.kernel import QuiescenceKernelSearch
+from kibitz.engines.alphabeta.kernel import SubtreeKernelSearch
 from kibitz.engines.alphabeta.nodes import INF, Abort, NodeSearch
 from kibitz.engines.alphabeta.ordering import QuietMoveOrdering
-from kibitz.engines.alphabeta.table import TranspositionTable
+from kibitz.engines.alphabeta.table import ENTRY_BYTES, TranspositionTable
 from kibitz.engines.types import Limits
 from kibitz.games.chess import Chess
 from kibitz.games.chess.board import Board
@@ -34,7 +36,7 @@ REPEATED = ("g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1")
 the knights' dance repeats it again inside the search (`history_draw`)."""
 
 pytestmark = pytest.mark.skipif(
-    kernels.ChessQuiescence is None or CompiledBoard is None,
+    kernels.ChessSearch is None or CompiledBoard is None,
     reason="compiled kernels not built (no C compiler at install)",
 )
 
@@ -47,7 +49,7 @@ def position(fen: str, moves: tuple[str, ...] = ()) -> Chess:
 
 
 def both(
-    fen: str, limits: Limits, moves: tuple[str, ...] = (), slots: int | None = None, **options
+    fen: str, limits: Limits, moves: tuple[str, ...] = (), slots: int = 100_003, **options
 ) -> tuple[tuple, tuple]:
     """(Python fingerprint, kernel fingerprint) of one search each."""
     prints = []
@@ -59,9 +61,14 @@ def both(
     return prints[0], prints[1]
 
 
+def learnt(ordering: QuietMoveOrdering) -> dict[int, int]:
+    """The history's scores (the Python ordering also holds the zeros it read)."""
+    return {move: value for move, value in ordering.history.items() if value}
+
+
 def test_the_kernel_is_chosen_for_the_compiled_board_only() -> None:
-    assert kernels.quiescence_for(position(START)) is kernels.ChessQuiescence
-    assert kernels.quiescence_for(Chess.on_board(START, Board)) is None
+    assert kernels.subtree_kernel_for(position(START)) is kernels.ChessSearch
+    assert kernels.subtree_kernel_for(Chess.on_board(START, Board)) is None
     engine = AlphaBeta()
     result, _ = run(Chess.on_board(START, Board), Limits(depth=2), engine)
     assert result.stats["kernel"] == 0.0
@@ -120,23 +127,56 @@ def test_a_stop_request_inside_the_kernel_leaves_the_board() -> None:
     assert again.stop_reason == "depth"
 
 
-@pytest.mark.parametrize("stop_at", [2, 7, 40])
+def test_consecutive_searches_carry_the_same_history() -> None:
+    """One engine for three searches: the history learnt in each orders the next."""
+    prints = []
+    for kernel in (False, True):
+        engine = AlphaBeta({"Kernel": kernel}, tt_entries=100_003)
+        answers = []
+        for fen in (WAC_3, KIWIPETE, WAC_3):
+            result, infos = run(position(fen), Limits(depth=5), engine, info_interval=0)
+            answers.append(answer(result, infos))
+        prints.append((answers, learnt(engine._ordering)))
+    assert prints[1] == prints[0] and prints[0][1]
+
+
+def test_singular_extensions_are_identical() -> None:
+    python, kernel = both(WAC_3, Limits(depth=7), SingularExtension=True)
+    assert kernel == python
+    assert kernel[8]["singular_extensions"] >= 1
+
+
+def test_at_the_default_hash_the_tables_have_as_many_slots() -> None:
+    """The kernel's table keeps the Python table's count of slots (not the 24-byte slots'
+    count): the same search at every Hash."""
+    for fen in (WAC_3, KIWIPETE):
+        prints = []
+        for kernel in (False, True):
+            engine = AlphaBeta({"Kernel": kernel, "Hash": 1})
+            result, infos = run(position(fen), Limits(depth=5), engine, info_interval=0)
+            prints.append(answer(result, infos))
+            assert engine.kept_table.table.size == 1024 * 1024 // ENTRY_BYTES
+        assert prints[1] == prints[0]
+
+
+@pytest.mark.parametrize("stop_at", [2, 7, 40, 900])
 def test_an_abort_in_the_kernel_unwinds_as_the_python_search(stop_at: int) -> None:
-    """The poll raises inside the kernel's quiescence: the same ply, the same counters, and
-    the board back where it was once the root undoes `Abort.ply` moves."""
+    """The poll raises inside the kernel: the same ply, the same counters, and the board
+    back where it was once the root undoes `Abort.ply` moves."""
     outcomes = []
-    for search_class in (NodeSearch, QuiescenceKernelSearch):
+    for kernel in (False, True):
         state = position(KIWIPETE)
         before = (state.position(), state.key())
-        table = TranspositionTable(1009)
+        table = kernels.NativeTable(1009) if kernel else TranspositionTable(1009)
         switches = {"pvs": True, "etc": True, "quiescence": True, "hooks": True}
-        switches.update(symmetry=True, max_ply=60, see=True)
-        if search_class is NodeSearch:
-            nodes = NodeSearch(state, table, QuietMoveOrdering(), **switches)
+        switches.update(symmetry=True, max_ply=60, see=True, null_move=True, lmr=True)
+        switches.update(check_extension=True, futility=True, late_move_pruning=True)
+        ordering = QuietMoveOrdering()
+        ordering.new_search(True, True)
+        if kernel:
+            nodes = SubtreeKernelSearch(kernels.ChessSearch, state, table, ordering, **switches)
         else:
-            nodes = QuiescenceKernelSearch(
-                kernels.ChessQuiescence, state, table, QuietMoveOrdering(), **switches
-            )
+            nodes = NodeSearch(state, table, ordering, **switches)
 
         def check(ply: int) -> None:
             raise Abort(ply, StopReason.NODES)
@@ -144,11 +184,12 @@ def test_an_abort_in_the_kernel_unwinds_as_the_python_search(stop_at: int) -> No
         nodes.check = check
         nodes.next_check = stop_at
         with pytest.raises(Abort) as abort:
-            nodes.quiesce(-INF, INF, 0)
+            nodes.subtree(5, -INF, INF, 0)
         assert abort.value.ply > 0 and (state.position(), state.key()) != before
         for _ in range(abort.value.ply):
             state.undo()
         assert (state.position(), state.key()) == before
-        outcomes.append((abort.value.ply, nodes.nodes, nodes.horizon, nodes.seldepth))
+        counters = (nodes.nodes, nodes.horizon, nodes.seldepth, nodes.cutoffs, nodes.pruned)
+        outcomes.append((abort.value.ply, counters, learnt(ordering)))
     assert outcomes[0] == outcomes[1]
-    assert outcomes[0][1] == stop_at
+    assert outcomes[0][1][0] == stop_at

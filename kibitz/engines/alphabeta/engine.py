@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from kibitz.engines.alphabeta import kernels
 from kibitz.engines.alphabeta.kernel import CHECK_EVERY as KERNEL_CHECK_EVERY
-from kibitz.engines.alphabeta.kernel import KernelNodeSearch, QuiescenceKernelSearch
+from kibitz.engines.alphabeta.kernel import KernelNodeSearch, SubtreeKernelSearch
 from kibitz.engines.alphabeta.nodes import NodeSearch, clamped_evaluation
 from kibitz.engines.alphabeta.ordering import QuietMoveOrdering
 from kibitz.engines.alphabeta.root import RootSearch
@@ -56,8 +56,9 @@ class AlphaBeta(Engine):
             "Hash",
             "spin",
             16,
-            "Transposition table size in MB (about 160 bytes per entry, 24 with the "
-            "compiled kernel); 0 = no table. Kept between searches; cleared on new game.",
+            "Transposition table size in MB (about 160 bytes per entry, 24 with Connect "
+            "Four's compiled kernel; chess's keeps the Python count of entries); 0 = no "
+            "table. Kept between searches; cleared on new game.",
             min=0,
             max=4096,
         ),
@@ -197,11 +198,17 @@ class AlphaBeta(Engine):
         self.kept_table = KeptTable(tt_entries)  # made by search()
         self._ordering = QuietMoveOrdering()
 
-    def _table(self, native: bool) -> TranspositionTable | kernels.NativeTable:
-        """The table kept between searches, of the kind the search needs."""
+    def _table(
+        self, native: bool, slots_as_python: bool = False
+    ) -> TranspositionTable | kernels.NativeTable:
+        """The table kept between searches, of the kind the search needs: a `NativeTable`
+        for a kernel, with as many slots as the Python table would have where
+        `slots_as_python` (chess: the search stays the Python one's node for node at every
+        Hash), else as many as its 24-byte slots fit in Hash (Connect Four)."""
         megabytes = int(self.options["Hash"])
         if native:
-            return self.kept_table.get(kernels.NativeTable, megabytes, kernels.ENTRY_BYTES)
+            entry_bytes = ENTRY_BYTES if slots_as_python else kernels.ENTRY_BYTES
+            return self.kept_table.get(kernels.NativeTable, megabytes, entry_bytes)
         return self.kept_table.get(TranspositionTable, megabytes, ENTRY_BYTES)
 
     def new_game(self) -> None:
@@ -215,10 +222,11 @@ class AlphaBeta(Engine):
         options = self.options
         strong_order = isinstance(state, MoveOrdering) and state.strong_move_order
         kernel = kernels.kernel_for(type(state)) if options["Kernel"] else None
-        quiescence = None  # a kernel for the quiescence search alone (chess)
+        subtrees = None  # a kernel for the subtrees below a Python root (chess)
         if options["Kernel"] and kernel is None:
-            quiescence = kernels.quiescence_for(state)
-        table = self._table(native=kernel is not None)
+            subtrees = kernels.subtree_kernel_for(state)
+        compiled = kernel is not None or subtrees is not None
+        table = self._table(native=compiled, slots_as_python=subtrees is not None)
         table.new_search()
         self._ordering.new_search(
             use_killers=options["Killers"] and not strong_order,
@@ -242,8 +250,8 @@ class AlphaBeta(Engine):
         }
         if kernel is not None:
             nodes: NodeSearch = KernelNodeSearch(kernel, state, table, self._ordering, **switches)
-        elif quiescence is not None:
-            nodes = QuiescenceKernelSearch(quiescence, state, table, self._ordering, **switches)
+        elif subtrees is not None:
+            nodes = SubtreeKernelSearch(subtrees, state, table, self._ordering, **switches)
         else:
             nodes = NodeSearch(state, table, self._ordering, **switches)
         driver = SearchDriver(state, limits, context)
@@ -270,7 +278,7 @@ class AlphaBeta(Engine):
             moves,
             multipv=limits.multipv,
             aspiration=int(options["Aspiration"]),
-            check_every=KERNEL_CHECK_EVERY if kernel is not None else CHECK_EVERY,
+            check_every=KERNEL_CHECK_EVERY if compiled else CHECK_EVERY,
             compiled=nodes if isinstance(nodes, KernelNodeSearch) else None,
         )
         try:
@@ -296,7 +304,7 @@ class AlphaBeta(Engine):
             "solved": 1.0 if solved else 0.0,
             "hashfull": float(table.hashfull()),
             "nps": nodes.nodes / (elapsed - driver.began) if elapsed > driver.began else 0.0,
-            "kernel": 1.0 if kernel is not None or quiescence is not None else 0.0,
+            "kernel": 1.0 if compiled else 0.0,
         }
         if nodes.null_move:
             stats["null_cutoffs"] = float(nodes.null_cutoffs)

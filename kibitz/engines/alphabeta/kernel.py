@@ -1,4 +1,5 @@
-"""The bridge to a compiled kernel: `NodeSearch` with the root's passes and subtrees in C.
+"""The bridges to compiled kernels: `NodeSearch` with the root's passes and subtrees in C
+(`KernelNodeSearch`, Connect Four), or with its subtrees alone (`SubtreeKernelSearch`, chess).
 
 The kernel (`kernels/`) repeats `NodeSearch.search` node for node over a `NativeTable`,
 `RootSearch.search_root`'s pass over the root moves in one call (`root_pass`), and all of a
@@ -122,27 +123,36 @@ class KernelNodeSearch(NodeSearch):
         kernel.next_check = self.next_check
 
 
-class QuiescenceKernelSearch(NodeSearch):
-    """A `NodeSearch` whose quiescence search (`quiesce`, `evasions`, `quiesce_moves`) runs
-    in `kernel_class` (e.g. ChessQuiescence) over the state's compiled board; above the
-    horizon, the table, the ordering and the root stay Python. The counters and the line
-    (`pv[ply]`) go into the kernel and come back with each call, also when a stop raised in
-    the kernel's poll (`check`) unwinds it."""
+class SubtreeKernelSearch(NodeSearch):
+    """A `NodeSearch` whose subtrees below the root (`subtree`, and `quiesce`) are searched
+    by `kernel_class` (e.g. ChessSearch) over the state's compiled board and a `NativeTable`,
+    with the killers and history of `ordering` repeated in the kernel (its history handed
+    back after each call). The root stays Python (no `root_pass`, `probes`, `root_values` or
+    `table_line`: `RootSearch` runs with `compiled` None). The counters and the line go into
+    the kernel and come back with each call, also when a stop raised in its poll unwinds it."""
 
     def __init__(
         self,
         kernel_class: Any,
         state: Game,
-        table: Any,
+        table: NativeTable,
         ordering: QuietMoveOrdering,
         **switches: Any,
     ) -> None:
         super().__init__(state, table, ordering, **switches)
         board = state.board  # type: ignore[attr-defined]
         self.kernel = kernel_class(
-            board, self.use_quiescence, self.exchange is not None, self.max_ply
+            board,
+            self.use_quiescence,
+            self.exchange is not None,
+            self.max_ply,
+            table,
+            self,
+            ordering,
         )
-        self._quiesce = self.kernel.quiesce
+
+    def subtree(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        return self.kernel.subtree(self, depth, alpha, beta, ply)
 
     def quiesce(self, alpha: int, beta: int, ply: int) -> int:
-        return self._quiesce(self, alpha, beta, ply)
+        return self.kernel.quiesce(self, alpha, beta, ply)

@@ -2,10 +2,11 @@
 
 A kernel performs exactly the search of `NodeSearch.search` and `quiesce` (same nodes, same
 values, same lines) for one game's state layout, over a `NativeTable` (the table of `table.py`
-in C). `KernelNodeSearch` searches each root move's subtree with it when the option Kernel is on and
-the game has one. Chess has a kernel for its quiescence search alone (`ChessQuiescence`,
-`quiescence_for`), which the Python node search calls at the horizon. The pure-Python search
-stays the reference the kernels are tested against.
+in C). `KernelNodeSearch` searches each root move's subtree with it, and the root's passes,
+when the option Kernel is on and the game has one (Connect Four, `kernel_for`); chess's kernel
+searches the subtrees below a Python root (`ChessSearch`, `subtree_kernel_for`, bridged by
+`kernel.SubtreeKernelSearch`). The pure-Python search stays the reference the kernels are
+tested against.
 
 The extensions are built at install time (`setup.py`); where they could not be built
 `available()` is False and every search is pure Python. On x86 the Connect Four kernel is
@@ -32,9 +33,9 @@ if NativeTable is not None and cpu_has_popcnt():  # the kernel is built with -mp
 
 _KERNELS: dict[str, Any] = {"connect4": Connect4Search} if Connect4Search is not None else {}
 
-ChessQuiescence = None
-with contextlib.suppress(ImportError):  # a partial build: chess's quiescence stays Python
-    from kibitz.engines.alphabeta.kernels._chess import ChessQuiescence
+ChessSearch = None
+with contextlib.suppress(ImportError):  # a partial build: chess's search stays Python
+    from kibitz.engines.alphabeta.kernels._chess import ChessSearch
     from kibitz.games.chess._board import CompiledBoard
 
 
@@ -48,13 +49,20 @@ def kernel_for(game: type[Game]) -> Any | None:
     return _KERNELS.get(game.name)
 
 
-def quiescence_for(state: Game) -> Any | None:
-    """The kernel class searching `state`'s quiescence (a class with `quiesce`), or None:
-    chess on the compiled board (`CompiledBoard`) only; the node search above the horizon
-    stays Python (`kernel.QuiescenceKernelSearch`)."""
-    if ChessQuiescence is None or state.name != "chess":
+def subtree_kernel_for(state: Game) -> Any | None:
+    """The kernel class searching `state`'s subtrees below a Python root (a class with
+    `subtree` and `quiesce`, `kernel.SubtreeKernelSearch`), or None: chess on the compiled
+    board (`CompiledBoard`) only."""
+    if ChessSearch is None or NativeTable is None or state.name != "chess":
         return None
-    return ChessQuiescence if isinstance(getattr(state, "board", None), CompiledBoard) else None
+    return ChessSearch if isinstance(getattr(state, "board", None), CompiledBoard) else None
 
 
-__all__ = ["ENTRY_BYTES", "NativeTable", "available", "kernel_for", "quiescence_for"]
+__all__ = [
+    "ENTRY_BYTES",
+    "NativeTable",
+    "available",
+    "kernel_for",
+    "quiescence_for",
+    "subtree_kernel_for",
+]

@@ -1,13 +1,26 @@
 from libc.stdint cimport int8_t, int32_t, uint32_t, uint64_t
 
 
-ctypedef struct Entry:
-    uint64_t key
-    int32_t score      # node-relative, as in table.py
-    int32_t depth
-    uint32_t generation
-    int8_t bound       # EXACT/LOWER/UPPER; 0 = empty slot
-    int8_t move        # -1 = no move
+cdef extern from *:
+    """
+    #include <stdint.h>
+    /* 24 bytes: the move a 24-bit field beside the bound (a chess move takes 17 bits). */
+    typedef struct {
+        uint64_t key;
+        int32_t score;
+        int32_t depth;
+        uint32_t generation;
+        int8_t bound;
+        int32_t move : 24;
+    } kibitz_table_entry;
+    """
+    ctypedef struct Entry "kibitz_table_entry":
+        uint64_t key
+        int32_t score      # node-relative, as in table.py
+        int32_t depth
+        uint32_t generation
+        int8_t bound       # EXACT/LOWER/UPPER; 0 = empty slot
+        int32_t move       # -1 = no move (a signed 24-bit field)
 
 
 cdef extern from *:
