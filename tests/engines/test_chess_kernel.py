@@ -107,6 +107,14 @@ def test_every_option_is_honoured_identically(options: dict) -> None:
     assert kernel == python
 
 
+def test_without_a_table_and_in_solve_mode_it_is_identical() -> None:
+    python, kernel = both(WAC_3, Limits(depth=4), slots=0)
+    assert kernel == python
+    mate_in_one = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"
+    python, kernel = both(mate_in_one, Limits(solve=True, nodes=3_000))
+    assert kernel == python
+
+
 def test_multipv_is_identical() -> None:
     python, kernel = both(KIWIPETE, Limits(depth=3, multipv=3))
     assert kernel == python
