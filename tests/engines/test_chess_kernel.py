@@ -201,3 +201,16 @@ def test_an_abort_in_the_kernel_unwinds_as_the_python_search(stop_at: int) -> No
         outcomes.append((abort.value.ply, counters, learnt(ordering)))
     assert outcomes[0] == outcomes[1]
     assert outcomes[0][1][0] == stop_at
+
+
+def test_the_native_table_holds_every_chess_move() -> None:
+    """A slot's move is a 24-bit field (the slot stays 24 bytes): a chess move takes 17 bits
+    (promotion << 14 | to << 7 | from); beyond the field a store is refused."""
+    table = kernels.NativeTable(101)
+    largest = 5 << 14 | 127 << 7 | 127
+    for key, move in ((1, largest), (2, (1 << 23) - 1), (3, None), (4, 0)):
+        table.store(key, 3, 7, 1, move, 0)
+        assert table.probe(key).move == move and table.best_move(key) == move
+    with pytest.raises(ValueError, match="within"):
+        table.store(5, 3, 7, 1, 1 << 23, 0)
+    assert kernels.ENTRY_BYTES == 24

@@ -16,6 +16,8 @@ from kibitz.engines.types import WIN_THRESHOLD
 
 ENTRY_BYTES = sizeof(Entry)
 """Memory of one slot."""
+MAX_MOVE = (1 << 23) - 1
+"""The largest move a slot holds (a signed 24-bit field, -1 standing for None)."""
 
 
 cdef extern from *:
@@ -131,7 +133,10 @@ cdef class NativeTable:
         return TableEntry(entry.key, entry.depth, entry.score, entry.bound, move, entry.generation)
 
     def store(self, uint64_t key, int depth, int score, int bound, move, int ply) -> None:
-        """Store a root-relative `score` searched at `ply` (see `TranspositionTable.store`)."""
+        """Store a root-relative `score` searched at `ply` (see `TranspositionTable.store`);
+        a move is an integer from 0 to MAX_MOVE (a slot's move field has 24 bits)."""
+        if move is not None and not 0 <= move <= MAX_MOVE:
+            raise ValueError(f"a move stored must be within 0..{MAX_MOVE}, got {move!r}")
         table_store(self, key, depth, score, bound, -1 if move is None else move, ply)
 
     def best_move(self, uint64_t key):
