@@ -20,7 +20,7 @@ from kibitz.engines.alphabeta.kernels._table cimport (
     Entry,
     NativeTable,
     table_find,
-    table_lookup,
+    prefetch,
     table_read,
     table_write,
 )
@@ -335,7 +335,9 @@ cdef class ChessSearch(ChessQuiescence):
         cdef long long h0
         cdef Entry* slot
         cdef Entry* entry
-        cdef uint64_t key, child_key
+        cdef uint64_t key
+        cdef uint64_t child_keys[MAX_MOVES]
+        cdef Entry* child_slots[MAX_MOVES]
         self.pv_length[ply] = 0
         self.nodes += 1
         if self.nodes >= self.next_check:
@@ -467,12 +469,16 @@ cdef class ChessSearch(ChessQuiescence):
                     break
 
         if self.etc and depth > 1 and not pv_node and excluded < 0:
-            for i in range(n):
-                move = moves[i]
-                board.play(move)
-                child_key = board.key
+            for i in range(n):  # every child's slot first, fetched while the next is found
+                board.play(moves[i])
+                child_keys[i] = board.key
                 board.undo()
-                entry = table_lookup(table, child_key)
+                child_slots[i] = table_find(table, child_keys[i])
+                if child_slots[i] != NULL:
+                    prefetch(child_slots[i])
+            for i in range(n):  # then probed in order, as `etc_cutoff` probes them
+                move = moves[i]
+                entry = table_read(table, child_slots[i], child_keys[i])
                 if entry == NULL or entry.depth < depth - 1 or entry.bound == LOWER:
                     continue
                 score = entry.score
