@@ -11,6 +11,8 @@ raised by the poll inside the kernel must leave the board to the root's undoing
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from search_answers import answer
 from test_alphabeta import CountingStop, run
@@ -214,3 +216,22 @@ def test_the_native_table_holds_every_chess_move() -> None:
     with pytest.raises(ValueError, match="within"):
         table.store(5, 3, 7, 1, 1 << 23, 0)
     assert kernels.ENTRY_BYTES == 24
+
+
+def test_the_exchange_holds_where_the_exchange_is_not_negative() -> None:
+    """The kernel's sign test of the static exchange (`exchange_holds`, which skips the
+    exchange where the piece taken outweighs the piece taking it) against the exchange, on
+    every legal move along random games."""
+    rng = random.Random(37)
+    checked = 0
+    for fen in (START, WAC_3, KIWIPETE, ENDGAME, "4k3/1P6/8/3pP3/8/8/8/4K3 w - d6 0 1"):
+        board = position(fen).board
+        for _ in range(60):
+            moves = board.legal_moves()
+            if not moves:
+                break
+            for move in moves:
+                assert board.exchange_holds(move) == (board.exchange(move) >= 0)
+                checked += 1
+            board.play(rng.choice(moves))
+    assert checked > 5_000

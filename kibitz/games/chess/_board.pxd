@@ -62,6 +62,7 @@ cdef class CompiledBoard:
     cdef int sorted_noisy(self, int* moves) except -1
     cdef int ordered(self, int* moves, int* noisy) except -1
     cpdef int exchange(self, int move) noexcept
+    cpdef bint exchange_holds(self, int move) noexcept
     cdef int least_attacker(self, int square, int by, char* gone) noexcept
     cpdef bint has_pieces(self) noexcept
     cpdef bint history_draw(self, int root_ply) except -1

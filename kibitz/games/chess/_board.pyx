@@ -678,6 +678,21 @@ cdef class CompiledBoard:
             n -= 1
         return gains[0]
 
+    cpdef bint exchange_holds(self, int move) noexcept:
+        """`exchange(move) >= 0`, computed only where it must be: the exchange is never
+        below what the first capture takes less the piece then standing on the square
+        (every later capture is the other side's choice to make or not)."""
+        cdef int frm = move & 127, to = (move >> 7) & 127, promotion = move >> 14
+        cdef int piece = self.sq[frm], victim = self.sq[to] & 7, gain, standing
+        if not victim and to == self.ep and (piece & 7) == PAWN:
+            victim = PAWN
+        gain = EXCHANGE_VALUE[victim]
+        standing = EXCHANGE_VALUE[piece & 7]
+        if promotion:
+            gain += EXCHANGE_VALUE[promotion] - EXCHANGE_VALUE[PAWN]
+            standing = EXCHANGE_VALUE[promotion]
+        return gain >= standing or self.exchange(move) >= 0
+
     cdef int least_attacker(self, int square, int by, char* gone) noexcept:
         """`board.Board._least_attacker`, with `gone` a flag per square."""
         cdef int s, i, kind, step, piece

@@ -158,7 +158,7 @@ cdef class ChessQuiescence:
         if self.see:  # captures that lose material cannot raise the stand-pat
             count = 0
             for i in range(n):
-                if board.exchange(moves[i]) >= 0:
+                if board.exchange_holds(moves[i]):
                     moves[count] = moves[i]
                     count += 1
             n = count
@@ -441,7 +441,7 @@ cdef class ChessSearch(ChessQuiescence):
             k = 0
             for i in range(quiet_from):
                 move = moves[i]
-                if board.exchange(move) >= 0:
+                if board.exchange_holds(move):
                     moves[k] = move
                     k += 1
                 else:
