@@ -218,6 +218,11 @@ cdef class ChessSearch(ChessQuiescence):
     cdef char* touched  # by move: changed since the last hand-back
     cdef int* changed  # the moves touched, in order
     cdef int nchanged
+    # Scratch of one node at a time (used before its move loop, not across a recursion),
+    # kept off the C stack, which holds a frame a ply:
+    cdef int losing[MAX_MOVES]  # the losing captures, put last
+    cdef uint64_t child_keys[MAX_MOVES]  # ETC: the children's keys
+    cdef Entry* child_slots[MAX_MOVES]  # and their slots
 
     def __cinit__(self, CompiledBoard board, bint quiescence, bint see, int max_ply, *args):
         cdef int size = max_ply + 2
@@ -326,7 +331,7 @@ cdef class ChessSearch(ChessQuiescence):
         cdef CompiledBoard board = self.board
         cdef NativeTable table = self.table
         cdef int moves[MAX_MOVES]
-        cdef int losing[MAX_MOVES]
+        cdef int* losing = self.losing
         cdef int n, nlosing = 0, quiet_from, quiet_start, i, k, move, index = 0, value, score
         cdef int a, b, limit, bound, tt_move = -1, excluded, e_depth = 0, e_score = 0
         cdef int e_bound = 0, extension = 0, child, next_ply, best, best_move, late
@@ -336,8 +341,8 @@ cdef class ChessSearch(ChessQuiescence):
         cdef Entry* slot
         cdef Entry* entry
         cdef uint64_t key
-        cdef uint64_t child_keys[MAX_MOVES]
-        cdef Entry* child_slots[MAX_MOVES]
+        cdef uint64_t* child_keys = self.child_keys
+        cdef Entry** child_slots = self.child_slots
         self.pv_length[ply] = 0
         self.nodes += 1
         if self.nodes >= self.next_check:
