@@ -235,3 +235,27 @@ def test_the_exchange_holds_where_the_exchange_is_not_negative() -> None:
                 checked += 1
             board.play(rng.choice(moves))
     assert checked > 5_000
+
+
+@pytest.mark.parametrize("max_ply", [1, 3, 6])
+def test_the_ply_limit_is_the_python_search_s(max_ply: int) -> None:
+    """A search deeper than `max_ply`: the horizon there is the Python search's."""
+    outcomes = []
+    for kernel in (False, True):
+        state = position(KIWIPETE)
+        table = kernels.NativeTable(1009) if kernel else TranspositionTable(1009)
+        switches = {"pvs": True, "etc": True, "quiescence": True, "hooks": True}
+        switches.update(symmetry=True, max_ply=max_ply, see=True, null_move=True, lmr=True)
+        switches.update(check_extension=True, futility=True, singular_extension=True)
+        ordering = QuietMoveOrdering()
+        ordering.new_search(True, True)
+        if kernel:
+            nodes = SubtreeKernelSearch(kernels.ChessSearch, state, table, ordering, **switches)
+        else:
+            nodes = NodeSearch(state, table, ordering, **switches)
+        nodes.next_check = 10**9
+        value = nodes.subtree(7, -INF, INF, 0)
+        counters = (nodes.nodes, nodes.horizon, nodes.seldepth, nodes.cutoffs, nodes.pruned)
+        outcomes.append((value, nodes.pv[0], counters, learnt(ordering)))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[1][2][2] == max_ply
