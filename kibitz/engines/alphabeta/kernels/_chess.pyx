@@ -19,8 +19,8 @@ from libc.stdlib cimport calloc, free, malloc
 from kibitz.engines.alphabeta.kernels._table cimport (
     Entry,
     NativeTable,
-    table_find,
     prefetch,
+    table_find,
     table_read,
     table_write,
 )
@@ -52,6 +52,8 @@ cdef int FUTILITY_LEVELS = len(_nodes.FUTILITY_MARGIN)
 cdef int LATE_LEVELS = len(_nodes.LATE_MOVES)
 cdef int FUTILITY_MARGIN[8]
 cdef int LATE_MOVES[8]
+if FUTILITY_LEVELS > 8 or LATE_LEVELS > 8:  # pragma: no cover - a longer table in nodes.py
+    raise ImportError("nodes.py's FUTILITY_MARGIN and LATE_MOVES must have at most 8 levels")
 for _i, _margin in enumerate(_nodes.FUTILITY_MARGIN):
     FUTILITY_MARGIN[_i] = _margin
 for _i, _count in enumerate(_nodes.LATE_MOVES):
