@@ -181,7 +181,7 @@ class AlphaBeta(Engine):
             True,
             "Search with the compiled kernel where the game has one (Connect Four: the whole "
             "node search, about 90 times as fast; chess on the compiled board: the node "
-            "search below the root, about 3.5 times as fast): the same nodes, values and "
+            "search below the root, about 4 times as fast): the same nodes, values and "
             "lines as the pure-Python search. Off = the pure-Python reference search.",
         ),
     )
