@@ -2,8 +2,8 @@
 # Usage: source scripts/setup.sh [EXTRAS]   e.g. "dev" or "dev,bench"
 # The install (which compiles the Cython kernels, ~20 s) is skipped when nothing it depends on
 # has changed since the last one (pyproject.toml, setup.py, the version in kibitz/__init__.py,
-# the kernel sources, the built kernels) and the extras asked for are installed. Python
-# sources need no reinstall: the install is editable.
+# the kernel sources and the .pxd files they cimport, the built kernels) and the extras asked
+# for are installed. Python sources need no reinstall: the install is editable.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PYTHON=${PYTHON:-python3}
@@ -17,7 +17,7 @@ spec="."
 install_stamp() {
   {
     cat pyproject.toml setup.py kibitz/__init__.py kibitz/engines/*/kernels/*.pyx kibitz/engines/*/kernels/*.pxd \
-      kibitz/games/*.pyx kibitz/games/*/*.pyx
+      kibitz/games/*.pyx kibitz/games/*.pxd kibitz/games/*/*.pyx kibitz/games/*/*.pxd
     ls kibitz/engines/*/kernels/*.so kibitz/games/*.so kibitz/games/*/*.so 2>/dev/null || true
   } | sha256sum | cut -d' ' -f1
 }
