@@ -63,6 +63,5 @@ __all__ = [
     "NativeTable",
     "available",
     "kernel_for",
-    "quiescence_for",
     "subtree_kernel_for",
 ]
