@@ -98,25 +98,44 @@ cdef class ChessQuiescence:
     def quiesce(self, search, int alpha, int beta, int ply) -> int:
         """`search.quiesce(alpha, beta, ply)` (`search` a `NodeSearch` on this board): its
         value, with `search`'s counters and `search.pv[ply]` as the Python one leaves them."""
+        self.check_ply(ply)
+        self.take(search)
+        cdef int value
+        try:
+            value = self.node(alpha, beta, ply)
+        finally:
+            self.give(search)
+        self.hand_line(search, ply)
+        return value
+
+    cdef int check_ply(self, int ply) except -1:
         if ply < 0 or ply > self.max_ply:
             raise ValueError(f"ply must be within 0..{self.max_ply}, got {ply}")
+        return 0
+
+    cdef int take(self, search) except -1:
+        """Take `search`'s counters for a call."""
         self.nodes = search.nodes
         self.next_check = search.next_check
         self.horizon = search.horizon
         self.seldepth = search.seldepth
         self.search = search
-        cdef int value
-        try:
-            value = self.node(alpha, beta, ply)
-        finally:
-            self.search = None
-            search.nodes = self.nodes
-            search.next_check = self.next_check
-            search.horizon = self.horizon
-            search.seldepth = self.seldepth
+        return 0
+
+    cdef int give(self, search) except -1:
+        """Hand the counters back to `search` (also when a stop unwinds the call)."""
+        self.search = None
+        search.nodes = self.nodes
+        search.next_check = self.next_check
+        search.horizon = self.horizon
+        search.seldepth = self.seldepth
+        return 0
+
+    cdef int hand_line(self, search, int ply) except -1:
+        """`search.pv[ply]`: the line the call found from `ply`."""
         cdef int* line = &self.pv_moves[ply * self.stride]
         search.pv[ply] = tuple([line[i] for i in range(self.pv_length[ply])])
-        return value
+        return 0
 
     cdef int poll(self, int ply) except -1:
         """The node search's `check(ply)`, with its counters up to date."""
@@ -282,43 +301,45 @@ cdef class ChessSearch(ChessQuiescence):
     def subtree(self, search, int depth, int alpha, int beta, int ply) -> int:
         """`search.search(depth, alpha, beta, ply)`: its value, with `search`'s counters,
         `search.pv[ply]` and the ordering's history as the Python search leaves them."""
-        if ply < 0 or ply > self.max_ply:
-            raise ValueError(f"ply must be within 0..{self.max_ply}, got {ply}")
-        self.nodes = search.nodes
-        self.next_check = search.next_check
-        self.horizon = search.horizon
-        self.seldepth = search.seldepth
+        self.check_ply(ply)
+        self.take(search)
+        cdef int value
+        try:
+            value = self.node_search(depth, alpha, beta, ply)
+        finally:
+            self.give(search)
+        self.hand_line(search, ply)
+        return value
+
+    cdef int take(self, search) except -1:
+        """Take `search`'s counters and statistics for a call."""
+        ChessQuiescence.take(self, search)
         self.cutoffs = search.cutoffs
         self.first_cutoffs = search.first_cutoffs
         self.pruned = search.pruned
         self.null_cutoffs = search.null_cutoffs
         self.reductions = search.reductions
         self.singular_extensions = search.singular_extensions
-        self.search = search
-        cdef int value, i, move
-        try:
-            value = self.node_search(depth, alpha, beta, ply)
-        finally:
-            self.search = None
-            search.nodes = self.nodes
-            search.next_check = self.next_check
-            search.horizon = self.horizon
-            search.seldepth = self.seldepth
-            search.cutoffs = self.cutoffs
-            search.first_cutoffs = self.first_cutoffs
-            search.pruned = self.pruned
-            search.null_cutoffs = self.null_cutoffs
-            search.reductions = self.reductions
-            search.singular_extensions = self.singular_extensions
-            history = self.ordering.history
-            for i in range(self.nchanged):
-                move = self.changed[i]
-                self.touched[move] = 0
-                history[move] = self.history[move]
-            self.nchanged = 0
-        cdef int* line = &self.pv_moves[ply * self.stride]
-        search.pv[ply] = tuple([line[i] for i in range(self.pv_length[ply])])
-        return value
+        return 0
+
+    cdef int give(self, search) except -1:
+        """Hand the counters, the statistics and the history scores the call changed back
+        (also when a stop unwinds the call)."""
+        ChessQuiescence.give(self, search)
+        search.cutoffs = self.cutoffs
+        search.first_cutoffs = self.first_cutoffs
+        search.pruned = self.pruned
+        search.null_cutoffs = self.null_cutoffs
+        search.reductions = self.reductions
+        search.singular_extensions = self.singular_extensions
+        cdef int i, move
+        history = self.ordering.history
+        for i in range(self.nchanged):
+            move = self.changed[i]
+            self.touched[move] = 0
+            history[move] = self.history[move]
+        self.nchanged = 0
+        return 0
 
     cdef inline int clamped(self) noexcept:
         cdef int value = self.board.value()
