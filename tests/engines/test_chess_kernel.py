@@ -12,6 +12,7 @@ raised by the poll inside the kernel must leave the board to the root's undoing
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from search_answers import answer
@@ -66,6 +67,24 @@ def both(
 def learnt(ordering: QuietMoveOrdering) -> dict[int, int]:
     """The history's scores (the Python ordering also holds the zeros it read)."""
     return {move: value for move, value in ordering.history.items() if value}
+
+
+def node_search(
+    kernel: bool, state: Chess, **switches: Any
+) -> tuple[NodeSearch, QuietMoveOrdering]:
+    """A node search of `state` with chess's pruning on, the kernel's or the Python one, over a
+    small table of its kind, with a fresh ordering (killers and history on)."""
+    table = kernels.NativeTable(1009) if kernel else TranspositionTable(1009)
+    switches = {"pvs": True, "etc": True, "quiescence": True, "hooks": True, **switches}
+    switches.update(symmetry=True, see=True, null_move=True, lmr=True)
+    switches.update(check_extension=True, futility=True)
+    ordering = QuietMoveOrdering()
+    ordering.new_search(True, True)
+    if kernel:
+        search = SubtreeKernelSearch(kernels.ChessSearch, state, table, ordering, **switches)
+    else:
+        search = NodeSearch(state, table, ordering, **switches)
+    return search, ordering
 
 
 def test_the_kernel_is_chosen_for_the_compiled_board_only() -> None:
@@ -177,16 +196,7 @@ def test_an_abort_in_the_kernel_unwinds_as_the_python_search(stop_at: int) -> No
     for kernel in (False, True):
         state = position(KIWIPETE)
         before = (state.position(), state.key())
-        table = kernels.NativeTable(1009) if kernel else TranspositionTable(1009)
-        switches = {"pvs": True, "etc": True, "quiescence": True, "hooks": True}
-        switches.update(symmetry=True, max_ply=60, see=True, null_move=True, lmr=True)
-        switches.update(check_extension=True, futility=True, late_move_pruning=True)
-        ordering = QuietMoveOrdering()
-        ordering.new_search(True, True)
-        if kernel:
-            nodes = SubtreeKernelSearch(kernels.ChessSearch, state, table, ordering, **switches)
-        else:
-            nodes = NodeSearch(state, table, ordering, **switches)
+        nodes, ordering = node_search(kernel, state, max_ply=60, late_move_pruning=True)
 
         def check(ply: int) -> None:
             raise Abort(ply, StopReason.NODES)
@@ -243,16 +253,7 @@ def test_the_ply_limit_is_the_python_search_s(max_ply: int) -> None:
     outcomes = []
     for kernel in (False, True):
         state = position(KIWIPETE)
-        table = kernels.NativeTable(1009) if kernel else TranspositionTable(1009)
-        switches = {"pvs": True, "etc": True, "quiescence": True, "hooks": True}
-        switches.update(symmetry=True, max_ply=max_ply, see=True, null_move=True, lmr=True)
-        switches.update(check_extension=True, futility=True, singular_extension=True)
-        ordering = QuietMoveOrdering()
-        ordering.new_search(True, True)
-        if kernel:
-            nodes = SubtreeKernelSearch(kernels.ChessSearch, state, table, ordering, **switches)
-        else:
-            nodes = NodeSearch(state, table, ordering, **switches)
+        nodes, ordering = node_search(kernel, state, max_ply=max_ply, singular_extension=True)
         nodes.next_check = 10**9
         value = nodes.subtree(7, -INF, INF, 0)
         counters = (nodes.nodes, nodes.horizon, nodes.seldepth, nodes.cutoffs, nodes.pruned)
