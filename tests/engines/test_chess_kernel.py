@@ -112,6 +112,37 @@ def test_depth_limited_searches_are_identical(fen: str, moves: tuple, depth: int
     assert kernel == python
 
 
+PROMOTIONS = "4k3/1P6/8/3pP3/8/8/6p1/4K2R w K d6 0 1"
+"""Promotions on both sides, an en-passant capture and castling, one ply apart."""
+
+
+def random_positions(count: int, seed: int) -> list[tuple[str, tuple[str, ...]]]:
+    """`count` positions reached by random games from the start and from PROMOTIONS (as
+    (fen, moves played)), none of them over."""
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < count:
+        fen = rng.choice((START, KIWIPETE, PROMOTIONS))
+        state = position(fen)
+        moves: list[str] = []
+        for _ in range(rng.randrange(0, 40)):
+            legal = state.legal_moves()
+            if not legal or state.is_terminal():
+                break
+            move = rng.choice(legal)
+            moves.append(state.format_move(move))
+            state.play(move)
+        if not state.is_terminal():
+            positions.append((fen, tuple(moves)))
+    return positions
+
+
+@pytest.mark.parametrize(("fen", "moves"), random_positions(16, seed=2026))
+def test_positions_of_random_games_are_searched_identically(fen: str, moves: tuple) -> None:
+    python, kernel = both(fen, Limits(depth=5), moves, slots=1009)
+    assert kernel == python
+
+
 @pytest.mark.parametrize(
     "options",
     [
