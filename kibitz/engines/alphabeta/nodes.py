@@ -300,7 +300,7 @@ class NodeSearch:
         else:
             moves = self.moves_of()
         ordering = self.ordering
-        # once a node (the position is the same at a cutoff), and no call for games without
+        # once a node (the position is the same at a cutoff); no call for games without any
         noisy = self.noisy_of() if self.has_noisy else ()
         quiet_from = len(noisy) if self.noisy_first else 0
         if excluded is not None:

@@ -147,6 +147,16 @@ cdef class ChessQuiescence:
         self.next_check = search.next_check
         return 0
 
+    cdef inline int evaluation(self) noexcept:
+        """The static evaluation from the side to move (`state.evaluate()`)."""
+        cdef int value = self.board.value()
+        return value if self.board.turn == WHITE else -value
+
+    cdef inline int clamped(self) noexcept:
+        """`clamped_evaluation`."""
+        cdef int value = self.evaluation()
+        return CLAMP if value > CLAMP else -CLAMP if value < -CLAMP else value
+
     cdef int node(self, int alpha, int beta, int ply) except? -1999999999:
         """`NodeSearch.quiesce`."""
         cdef CompiledBoard board = self.board
@@ -166,13 +176,7 @@ cdef class ChessQuiescence:
             n = board.ordered(moves, NULL)  # evasions: every move, no standing pat
             return self.quiesce_moves(moves, n, -INF, alpha, beta, ply)
         self.horizon += 1
-        best = board.value()
-        if board.turn != WHITE:
-            best = -best
-        if best > CLAMP:
-            best = CLAMP
-        elif best < -CLAMP:
-            best = -CLAMP
+        best = self.clamped()
         if best >= beta or ply >= self.max_ply or not self.quiescence:
             return best
         n = board.sorted_noisy(moves)
@@ -341,12 +345,6 @@ cdef class ChessSearch(ChessQuiescence):
         self.nchanged = 0
         return 0
 
-    cdef inline int clamped(self) noexcept:
-        cdef int value = self.board.value()
-        if self.board.turn != WHITE:
-            value = -value
-        return CLAMP if value > CLAMP else -CLAMP if value < -CLAMP else value
-
     cdef int node_search(self, int depth, int alpha, int beta, int ply) except? -1999999999:
         """`NodeSearch.search`."""
         if depth <= 0:
@@ -444,10 +442,7 @@ cdef class ChessSearch(ChessQuiescence):
             and excluded < 0
             and -WIN_THRESHOLD < b < WIN_THRESHOLD
         ):
-            value = board.value()
-            if board.turn != WHITE:
-                value = -value
-            if value >= b and board.has_pieces():
+            if self.evaluation() >= b and board.has_pieces():
                 value = self.null_search(depth, b, ply)
                 if value >= b:
                     self.horizon += 1
