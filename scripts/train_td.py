@@ -1,5 +1,7 @@
 """Train backgammon's TD network on a machine with Python and numpy alone: the same command
-as ``python -m kibitz.games.backgammon.training`` (its arguments; see its docstring).
+as ``python -m kibitz.games.backgammon.training`` (its arguments; see its docstring), or,
+with ``fit`` first, as ``python -m kibitz.games.backgammon.fitting`` (the fitted 1-ply
+targets; it needs backgammon's compiled kernel).
 
 Importing ``kibitz.games.backgammon`` runs the ``__init__`` of ``kibitz.games``, which
 registers every game and so imports the dependencies of all of them (python-chess...). The
@@ -15,9 +17,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# numpy's matrices here are small: threads only spin (three times the CPU for nothing)
-for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_variable, "1")
+FIT = sys.argv[1:2] == ["fit"]
+
+# TD's matrices are small: threads only spin (three times the CPU for nothing); the fit's
+# are large (its worker processes get one thread each from `training._pool`)
+if not FIT:
+    for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_variable, "1")
 
 for _name in ("kibitz", "kibitz.games", "kibitz.games.backgammon"):
     if _name not in sys.modules:
@@ -26,6 +32,11 @@ for _name in ("kibitz", "kibitz.games", "kibitz.games.backgammon"):
         sys.modules[_name] = _package
 
 if __name__ == "__main__":
-    from kibitz.games.backgammon.training import main
+    if FIT:
+        from kibitz.games.backgammon.fitting import main
 
-    main()
+        main(sys.argv[2:])
+    else:
+        from kibitz.games.backgammon.training import main
+
+        main()

@@ -39,7 +39,11 @@ its last bits (the tests hold it to 1e-12).
 
 For the training (`training.py`), `td_game` plays one game of TD(lambda) self-play, the
 network's arrays trained in place: `training.self_play_game` with the moves generated,
-the afterstates valued and the eligibility traces kept in C.
+the afterstates valued and the eligibility traces kept in C. For the fitted targets
+(`fitting.py`), `game_positions` plays a game (its first plays at random, then greedily by
+the network) and keeps its positions, and `roll_outputs` values positions by the network's
+1-ply expectation over the 21 rolls: `fitting.play_positions` and `fitting.one_ply_outputs`
+in C.
 """
 
 from libc.math cimport exp, sqrt
@@ -1094,3 +1098,140 @@ def td_game(network, dice, double alpha, double decay, int max_turns):
         free(traces.b1)
         free(traces.w2)
         free(traces.b2)
+
+
+# -- fitted targets (`fitting.py`) ------------------------------------------------------------------
+
+
+cdef int _greedy(int* mover, int* other, int high, int low, object choose):
+    """Play the roll from `mover`'s view (the sides in place): the play whose afterstate the
+    network values worst for the opponent, or, where `choose` is not None, the play
+    ``choose(count)`` picks among the `count` legal ones; returns 0 when the mover has borne
+    everything off."""
+    cdef int inputs[INPUTS]
+    cdef double values[INPUTS]
+    cdef double out[5]
+    cdef int index, most, best = -1, kept = 0, pick = -1, count
+    cdef double equity, lowest = 0.0
+    memcpy(_me, mover, sizeof(int) * 25)
+    memcpy(_opp, other, sizeof(int) * 25)
+    most = _generate(high, low)
+    if most == 0:
+        return 1
+    if choose is not None:
+        for index in range(_count):
+            kept += _found[index].length == most
+        pick = choose(kept)
+        kept = 0
+    for index in range(_count):
+        if _found[index].length != most:
+            continue
+        if pick >= 0:
+            if kept == pick:
+                best = index
+                break
+            kept += 1
+            continue
+        _side(_found[index].opp, other)
+        _side(_found[index].me, mover)
+        if not _summary(mover).checkers:  # a play that wins: nothing is better
+            best = index
+            break
+        count = _encode(other, mover, inputs, values)
+        _forward(inputs, values, count, _activations, out)
+        equity = _outputs_equity(out)
+        if best < 0 or equity < lowest:
+            best, lowest = index, equity
+    _side(_found[best].opp, other)
+    _side(_found[best].me, mover)
+    return _summary(mover).checkers > 0
+
+
+def game_positions(network, dice, int random_turns, int max_turns):
+    """The positions of one game from the opening, each before its roll and seen by the
+    player about to roll: a list of (on roll, other) lists of 25. The first `random_turns`
+    plays are chosen uniformly at random (``dice.randrange``), the others greedily by
+    `network` at 1-ply; the dice are ``dice.randint``'s. The game's last position (where a
+    play ended it) is not among them."""
+    cdef int sides[2][25]
+    cdef int player = 0, turn, index, first, second
+    _use_network(network)
+    randint, randrange = dice.randint, dice.randrange
+    start = start_side()
+    for index in range(25):
+        sides[0][index] = sides[1][index] = start[index]
+    found = []
+    for turn in range(max_turns):
+        found.append(([sides[player][index] for index in range(25)],
+                      [sides[1 - player][index] for index in range(25)]))
+        first, second = randint(1, 6), randint(1, 6)
+        if not _greedy(sides[player], sides[1 - player], max(first, second),
+                       min(first, second), randrange if turn < random_turns else None):
+            break
+        player = 1 - player
+    return found
+
+
+cdef void _mover_outputs(int* mover, int* other, double* out):
+    """The five outputs of the position after a play, for the player who made it (`mover`
+    has moved; the other is on roll): exact where the play ended the game."""
+    cdef int inputs[INPUTS]
+    cdef double values[INPUTS]
+    cdef double theirs[5]
+    cdef double points
+    cdef int k
+    if not _summary(mover).checkers:
+        points = _points(other, _summary(other).checkers)
+        out[0], out[1], out[2], out[3], out[4] = 1.0, points >= 2, points >= 3, 0.0, 0.0
+        return
+    _forward(inputs, values, _encode(other, mover, inputs, values), _activations, theirs)
+    for k in range(5):
+        out[k] = theirs[_FLIP[k]]
+    out[0] = 1.0 - theirs[0]
+
+
+def roll_outputs(network, list positions):
+    """The 1-ply expectation of each position (an (on roll, other) pair of 25-lists, before
+    the roll, neither side finished): over the 21 rolls, weighted by their chances, the five
+    outputs of the player on roll after its best play by `network` (the `best_play` choice;
+    the exact outcome where the play ends the game). A list of 5-tuples."""
+    cdef int high, low, most, index, k, best
+    cdef double weight, equity, top
+    cdef double total[5]
+    cdef double out[5]
+    cdef double chosen[5]
+    cdef int on_roll[25]
+    cdef int other[25]
+    cdef int mover[25]
+    cdef int after[25]
+    _use_network(network)
+    found = []
+    for pair in positions:
+        for index in range(25):
+            on_roll[index], other[index] = pair[0][index], pair[1][index]
+        for k in range(5):
+            total[k] = 0.0
+        for high in range(1, 7):
+            for low in range(1, high + 1):
+                weight = 1.0 / 36.0 if high == low else 2.0 / 36.0
+                memcpy(_me, on_roll, sizeof(int) * 25)
+                memcpy(_opp, other, sizeof(int) * 25)
+                most = _generate(high, low)
+                if most == 0:  # the pass
+                    _mover_outputs(on_roll, other, chosen)
+                else:
+                    best, top = -1, 0.0
+                    for index in range(_count):
+                        if _found[index].length != most:
+                            continue
+                        _side(_found[index].me, mover)
+                        _side(_found[index].opp, after)
+                        _mover_outputs(mover, after, out)
+                        equity = _outputs_equity(out)
+                        if best < 0 or equity > top:
+                            best, top = index, equity
+                            memcpy(chosen, out, sizeof(double) * 5)
+                for k in range(5):
+                    total[k] += weight * chosen[k]
+        found.append(tuple(total[k] for k in range(5)))
+    return found

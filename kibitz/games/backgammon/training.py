@@ -326,13 +326,15 @@ def evaluate(network: Network, games: int, workers: int) -> tuple[float, float]:
     (rounded up to pairs), and the half-width of its 95% interval (over the pairs)."""
     arrays = network.arrays()
     tasks = [(arrays, index) for index in range((games + 1) // 2)]
-    pairs = list(_map(_evaluate_pair, tasks, workers))
+    pairs = list(map_in_workers(_evaluate_pair, tasks, workers))
     mean = statistics.fmean(pairs) / 2
     spread = statistics.stdev(pairs) / 2 if len(pairs) > 1 else 0.0
     return mean, 1.96 * spread / math.sqrt(len(pairs))
 
 
-def _map(function: Callable, tasks: list, workers: int) -> list:
+def map_in_workers(function: Callable, tasks: list, workers: int) -> list:
+    """`function` of each task, in order: in `workers` spawned processes (`_pool`), or in
+    this one where `workers` is 1."""
     if workers <= 1:
         return [function(task) for task in tasks]
     with _pool(workers) as pool:
