@@ -25,8 +25,9 @@ A round's games, positions and targets are made by `--workers` processes (each a
 the games) in backgammon's compiled kernel where it was built (`_kernel.game_positions` and
 `roll_outputs`: about 24 times the speed, in CPU time at 160 hidden units, of
 `play_positions` and `one_ply_outputs` here, which stay the reference the tests hold them
-to); the fit runs in this one, in numpy (float32). Checkpoints are `training.Run` files (the weights, the game count, the seed), so
-``--resume`` carries on from either kind of run.
+to); the fit runs in this one, in numpy (float32). Checkpoints are `training.Run` files
+(the weights, the game count, the seed), so ``--resume`` carries on from either kind of
+run.
 
 Run it with ``python -m kibitz.games.backgammon.fitting`` where kibitz is installed, or with
 ``python scripts/train_td.py fit`` (the same arguments) on a machine with numpy alone.
@@ -59,7 +60,7 @@ from kibitz.games.backgammon.training import (
     KERNEL,
     MAX_TURNS,
     Run,
-    evaluate,
+    evaluation_line,
     game_dice,
     map_in_workers,
     roll,
@@ -329,9 +330,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         run.save(args.out)
         write(f"wrote the mean of the last {len(recent)} rounds' weights")
     if args.evaluate:
-        mean, half = evaluate(run.network, args.evaluate, args.workers)
-        games = 2 * ((args.evaluate + 1) // 2)
-        write(f"against pubeval at 1-ply, {games} games: {mean:+.3f} points a game +- {half:.3f}")
+        write(evaluation_line(run.network, args.evaluate, args.workers))
 
 
 if __name__ == "__main__":

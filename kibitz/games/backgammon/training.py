@@ -332,6 +332,13 @@ def evaluate(network: Network, games: int, workers: int) -> tuple[float, float]:
     return mean, 1.96 * spread / math.sqrt(len(pairs))
 
 
+def evaluation_line(network: Network, games: int, workers: int) -> str:
+    """`evaluate`'s result as the commands print it."""
+    mean, half = evaluate(network, games, workers)
+    played = 2 * ((games + 1) // 2)
+    return f"against pubeval at 1-ply, {played} games: {mean:+.3f} points a game +- {half:.3f}"
+
+
 def map_in_workers(function: Callable, tasks: list, workers: int) -> list:
     """`function` of each task, in order: in `workers` spawned processes (`_pool`), or in
     this one where `workers` is 1."""
@@ -458,9 +465,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         train(run, args.games, args.workers, args.sync, args.out, args.checkpoint_every,
               args.report_every, write)  # fmt: skip
     if args.evaluate:
-        mean, half = evaluate(run.network, args.evaluate, args.workers)
-        games = 2 * ((args.evaluate + 1) // 2)
-        write(f"against pubeval at 1-ply, {games} games: {mean:+.3f} points a game +- {half:.3f}")
+        write(evaluation_line(run.network, args.evaluate, args.workers))
 
 
 if __name__ == "__main__":
