@@ -1,5 +1,6 @@
 """Backgammon's learned evaluation: a TD-Gammon network (numpy inference, no other
-dependency), trained by `training.py`.
+dependency), trained by `training.py` (TD(lambda) self-play), then by `fitting.py` (rounds
+fitted to its own 1-ply lookahead).
 
 **Inputs**: Gerald Tesauro's 198 ("Practical Issues in Temporal Difference Learning",
 Machine Learning 8, 1992; the encoding of TD-Gammon 0.0), in a relative form: the position
@@ -40,7 +41,8 @@ from kibitz.games.capabilities import Chances
 INPUTS = 198
 OUTPUTS = 5
 DEFAULT_WEIGHTS = Path(__file__).resolve().parent / "data" / "td.npz"
-"""The weights shipped with kibitz (`training.py` made them; docs/games.md says how)."""
+"""The weights shipped with kibitz (`training.py`, then `fitting.py` made them; docs/games.md
+says how)."""
 
 WEIGHTS = ("w1", "b1", "w2", "b2")
 """The names of the weight arrays, in `Network`'s order (and in a ``.npz`` file)."""
