@@ -1,7 +1,7 @@
 """Train backgammon's TD network on a machine with Python and numpy alone: the same command
 as ``python -m kibitz.games.backgammon.training`` (its arguments; see its docstring), or,
 with ``fit`` first, as ``python -m kibitz.games.backgammon.fitting`` (the fitted 1-ply
-targets; it needs backgammon's compiled kernel).
+targets; fast where backgammon's compiled kernel was built).
 
 Importing ``kibitz.games.backgammon`` runs the ``__init__`` of ``kibitz.games``, which
 registers every game and so imports the dependencies of all of them (python-chess...). The
