@@ -1134,12 +1134,12 @@ cdef int _greedy(int* mover, int* other, int high, int low, object choose):
             continue
         _side(_found[index].opp, other)
         _side(_found[index].me, mover)
-        if not _summary(mover).checkers:  # a play that wins: nothing is better
-            best = index
-            break
-        count = _encode(other, mover, inputs, values)
-        _forward(inputs, values, count, _activations, out)
-        equity = _outputs_equity(out)
+        if not _summary(mover).checkers:  # the play wins: the other's exact loss
+            equity = -_points(other, _summary(other).checkers)
+        else:
+            count = _encode(other, mover, inputs, values)
+            _forward(inputs, values, count, _activations, out)
+            equity = _outputs_equity(out)
         if best < 0 or equity < lowest:
             best, lowest = index, equity
     _side(_found[best].opp, other)
