@@ -1007,107 +1007,12 @@ cdef inline void _side(const signed char* side, int* into):
         into[index] = side[index]
 
 
-def td_game(network, dice, double alpha, double decay, int max_turns):
-    """`training.self_play_game`: one game of TD(lambda) self-play, `network`'s arrays
-    trained in place; (player 0's points, 0 for a game stuck after `max_turns` turns; the
-    turns played). The same moves and dice as the Python game; the weights to the last
-    bits (sums in another order than numpy's)."""
-    cdef double[:, ::1] w1 = network.w1
-    cdef double[::1] b1 = network.b1
-    cdef double[:, ::1] w2 = network.w2
-    cdef double[::1] b2 = network.b2
-    cdef int sides[2][25]
-    cdef int inputs[INPUTS]
-    cdef double values[INPUTS]
-    cdef double hidden[HIDDEN_MOST]
-    cdef double out[5]
-    cdef double value[5]
-    cdef double following[5]
-    cdef double error[5]
-    cdef int player = 0, turn, k, index, most, best, count, points, H
-    cdef int mover[25]
-    cdef int other[25]
-    cdef double equity, lowest
-    cdef Traces traces
-    _use_network(network)
-    H = _hidden
-    randint = dice.randint
-    start = start_side()
-    for index in range(25):
-        sides[0][index] = sides[1][index] = start[index]
-    traces.w1 = <double*>calloc(5 * INPUTS * H, sizeof(double))
-    traces.b1 = <double*>calloc(5 * H, sizeof(double))
-    traces.w2 = <double*>calloc(25 * H, sizeof(double))
-    traces.b2 = <double*>calloc(25, sizeof(double))
-    traces.scale = 1.0
-    try:
-        if not traces.w1 or not traces.b1 or not traces.w2 or not traces.b2:
-            raise MemoryError("the traces of a TD game")
-        count = _encode(sides[0], sides[1], inputs, values)
-        _forward(inputs, values, count, hidden, out)
-        _add_gradients(&traces, inputs, values, count, hidden, out, decay, 0)
-        _seen_by_first(out, 0, value)
-        for turn in range(max_turns):
-            first, second = randint(1, 6), randint(1, 6)
-            memcpy(_me, sides[player], sizeof(int) * 25)
-            memcpy(_opp, sides[1 - player], sizeof(int) * 25)
-            most = _generate(max(first, second), min(first, second))
-            best, lowest = -1, 0.0
-            if most == 0:  # the pass
-                memcpy(mover, _me, sizeof(int) * 25)
-                memcpy(other, _opp, sizeof(int) * 25)
-            else:
-                for index in range(_count):
-                    if _found[index].length != most:
-                        continue
-                    _side(_found[index].opp, other)
-                    _side(_found[index].me, mover)
-                    count = _encode(other, mover, inputs, values)
-                    _forward(inputs, values, count, hidden, out)
-                    equity = _outputs_equity(out)
-                    if best < 0 or equity < lowest:
-                        best, lowest = index, equity
-                _side(_found[best].opp, other)
-                _side(_found[best].me, mover)
-            memcpy(sides[player], mover, sizeof(int) * 25)
-            memcpy(sides[1 - player], other, sizeof(int) * 25)
-            if not _summary(mover).checkers:  # the mover has borne off: it has won
-                points = <int>_points(other, _summary(other).checkers)
-                for k in range(5):
-                    following[k] = 0.0
-                following[0] = 1.0
-                following[1] = points >= 2
-                following[2] = points >= 3
-                _seen_by_first(following, player, out)  # the mover's outcome, player 0's view
-                for k in range(5):
-                    error[k] = out[k] - value[k]
-                _step(&traces, &w1[0, 0], &b1[0], &w2[0, 0], &b2[0], error, alpha)
-                return (points if player == 0 else -points), turn + 1
-            player = 1 - player
-            count = _encode(other, mover, inputs, values)
-            _forward(inputs, values, count, hidden, out)
-            _seen_by_first(out, player, following)
-            for k in range(5):
-                error[k] = following[k] - value[k]
-            _step(&traces, &w1[0, 0], &b1[0], &w2[0, 0], &b2[0], error, alpha)
-            _add_gradients(&traces, inputs, values, count, hidden, out, decay, player)
-            memcpy(value, following, sizeof(double) * 5)
-        return 0.0, max_turns
-    finally:
-        free(traces.w1)
-        free(traces.b1)
-        free(traces.w2)
-        free(traces.b2)
-
-
-# -- fitted targets (`fitting.py`) ------------------------------------------------------------------
-
-
 cdef int _greedy(int* mover, int* other, int high, int low, object choose):
-    """Play the roll from `mover`'s view (the sides in place): the play whose afterstate the
-    network values worst for the opponent, or, where `choose` is not None, the play
+    """Play the roll from `mover`'s view (the sides in place): `Network.best_play`'s play,
+    the one whose afterstate the network values worst for the opponent (a winning play by
+    its exact result, the first of equals), or, where `choose` is not None, the play
     ``choose(count)`` picks among the `count` legal ones; returns 0 when the mover has borne
-    everything off."""
+    everything off. (`td_game`'s plays and `game_positions`' greedy ones.)"""
     cdef int inputs[INPUTS]
     cdef double values[INPUTS]
     cdef double out[5]
@@ -1145,6 +1050,83 @@ cdef int _greedy(int* mover, int* other, int high, int low, object choose):
     _side(_found[best].opp, other)
     _side(_found[best].me, mover)
     return _summary(mover).checkers > 0
+
+
+def td_game(network, dice, double alpha, double decay, int max_turns):
+    """`training.self_play_game`: one game of TD(lambda) self-play, `network`'s arrays
+    trained in place; (player 0's points, 0 for a game stuck after `max_turns` turns; the
+    turns played). The same moves and dice as the Python game; the weights to the last
+    bits (sums in another order than numpy's)."""
+    cdef double[:, ::1] w1 = network.w1
+    cdef double[::1] b1 = network.b1
+    cdef double[:, ::1] w2 = network.w2
+    cdef double[::1] b2 = network.b2
+    cdef int sides[2][25]
+    cdef int inputs[INPUTS]
+    cdef double values[INPUTS]
+    cdef double hidden[HIDDEN_MOST]
+    cdef double out[5]
+    cdef double value[5]
+    cdef double following[5]
+    cdef double error[5]
+    cdef int player = 0, turn, k, index, count, points, H
+    cdef int mover[25]
+    cdef int other[25]
+    cdef Traces traces
+    _use_network(network)
+    H = _hidden
+    randint = dice.randint
+    start = start_side()
+    for index in range(25):
+        sides[0][index] = sides[1][index] = start[index]
+    traces.w1 = <double*>calloc(5 * INPUTS * H, sizeof(double))
+    traces.b1 = <double*>calloc(5 * H, sizeof(double))
+    traces.w2 = <double*>calloc(25 * H, sizeof(double))
+    traces.b2 = <double*>calloc(25, sizeof(double))
+    traces.scale = 1.0
+    try:
+        if not traces.w1 or not traces.b1 or not traces.w2 or not traces.b2:
+            raise MemoryError("the traces of a TD game")
+        count = _encode(sides[0], sides[1], inputs, values)
+        _forward(inputs, values, count, hidden, out)
+        _add_gradients(&traces, inputs, values, count, hidden, out, decay, 0)
+        _seen_by_first(out, 0, value)
+        for turn in range(max_turns):
+            first, second = randint(1, 6), randint(1, 6)
+            _greedy(sides[player], sides[1 - player], max(first, second), min(first, second),
+                    None)
+            memcpy(mover, sides[player], sizeof(int) * 25)
+            memcpy(other, sides[1 - player], sizeof(int) * 25)
+            if not _summary(mover).checkers:  # the mover has borne off: it has won
+                points = <int>_points(other, _summary(other).checkers)
+                for k in range(5):
+                    following[k] = 0.0
+                following[0] = 1.0
+                following[1] = points >= 2
+                following[2] = points >= 3
+                _seen_by_first(following, player, out)  # the mover's outcome, player 0's view
+                for k in range(5):
+                    error[k] = out[k] - value[k]
+                _step(&traces, &w1[0, 0], &b1[0], &w2[0, 0], &b2[0], error, alpha)
+                return (points if player == 0 else -points), turn + 1
+            player = 1 - player
+            count = _encode(other, mover, inputs, values)
+            _forward(inputs, values, count, hidden, out)
+            _seen_by_first(out, player, following)
+            for k in range(5):
+                error[k] = following[k] - value[k]
+            _step(&traces, &w1[0, 0], &b1[0], &w2[0, 0], &b2[0], error, alpha)
+            _add_gradients(&traces, inputs, values, count, hidden, out, decay, player)
+            memcpy(value, following, sizeof(double) * 5)
+        return 0.0, max_turns
+    finally:
+        free(traces.w1)
+        free(traces.b1)
+        free(traces.w2)
+        free(traces.b2)
+
+
+# -- fitted targets (`fitting.py`) ------------------------------------------------------------------
 
 
 def game_positions(network, dice, int random_turns, int max_turns):

@@ -4,12 +4,13 @@ TD-Gammon, and measuring it against pubeval.
 Each game starts from the opening position, the dice of game g drawn from its own seeded
 generator (the seed and g: a run is reproducible, and the games played are all a resumed
 run needs to carry on). The player on roll evaluates the afterstate of every legal play of
-its roll in one batch and takes the best for itself (greedy, no exploration: the dice
-explore). After each play the network's outputs for the position before it move toward
-those of the position after it, seen by the same player; at the end toward the outcome
-(win, gammon, backgammon for either side). The step is ``alpha`` times the temporal
-difference of each output times that output's eligibility trace (its gradients, decayed by
-``lambda`` each play and kept in player 1's view throughout).
+its roll in one batch and takes the best for itself (`Network.best_play`, a play that wins
+valued by its exact result; greedy, no exploration: the dice explore). After each play
+the network's outputs for the position before it move toward those of the position after
+it, seen by the same player; at the end toward the outcome (win, gammon, backgammon for
+either side). The step is ``alpha`` times the temporal difference of each output times that
+output's eligibility trace (its gradients, decayed by ``lambda`` each play and kept in
+player 1's view throughout).
 
 **Workers**: with ``--workers K``, K processes each run TD on their own games from the same
 weights, ``--sync`` games each; the learner moves the weights by the mean of their changes,
@@ -62,9 +63,7 @@ from kibitz.games.backgammon.network import (
     FLIP,
     WEIGHTS,
     Network,
-    afterstates,
     encode,
-    equity,
     flipped,
     outcome,
 )
@@ -169,22 +168,19 @@ def self_play_game(
     traces.add(network, x[0], hidden, out, decay, player)
     value = seen_by_first(out, player)
     for turn in range(MAX_TURNS):
-        me, opp = sides[player], sides[1 - player]
-        legal = plays(me, opp, *roll(dice)) or [()]
-        theirs, mine = afterstates(me, opp, legal)
-        x = encode(np.array(theirs), np.array(mine))
-        hiddens, outs = network.forward(x)
-        best = int(np.argmin(equity(outs)))
-        sides[player], sides[1 - player] = mine[best], theirs[best]
-        final = outcome(theirs[best], mine[best])
+        mine, theirs = sides[player], sides[1 - player]
+        apply_play(mine, theirs, network.best_play(mine, theirs, *roll(dice)))
+        final = outcome(theirs, mine)
         if final is not None:  # the mover has won
             traces.step(network, seen_by_first(flipped(final), player) - value, alpha)
-            points = points_won(theirs[best])
+            points = points_won(theirs)
             return (points if player == 0 else -points), turn + 1
         player = 1 - player
-        following = seen_by_first(outs[best], player)
+        x = encode(np.array([theirs]), np.array([mine]))
+        hidden, out = (row[0] for row in network.forward(x))
+        following = seen_by_first(out, player)
         traces.step(network, following - value, alpha)
-        traces.add(network, x[best], hiddens[best], outs[best], decay, player)
+        traces.add(network, x[0], hidden, out, decay, player)
         value = following
     return 0.0, MAX_TURNS
 
