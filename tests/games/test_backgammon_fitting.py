@@ -184,3 +184,9 @@ def test_the_command_rejects_bad_arguments(capsys, tmp_path):
     with pytest.raises(SystemExit):
         fitting.main(["--resume", str(start), "--out", str(start), "--games", "0"])
     assert "must be >= 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        fitting.main(["--resume", str(start), "--out", str(start), "--random-turns", "0"])
+    assert "--random-turns must be >= 1" in capsys.readouterr().err.replace("\n", " ")
+    with pytest.raises(SystemExit):
+        fitting.main(["--resume", str(start), "--out", str(start), "--hidden", "4"])
+    assert "--hidden 4: the network has 6 hidden units already" in capsys.readouterr().err

@@ -306,14 +306,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     if not Path(args.resume).is_file():
         parser.error(f"--resume: no checkpoint {args.resume}")
     counts = (args.rounds, args.games, args.epochs, args.batch, args.workers, args.average)
-    if min(counts) < 1 or args.rate <= 0:
+    if min(*counts, args.random_turns) < 1 or args.random_every < 0 or args.rate <= 0:
         parser.error(
-            "--rounds, --games, --epochs, --batch, --workers and --average must be >= 1, --rate > 0"
+            "--rounds, --games, --epochs, --batch, --workers, --average and --random-turns "
+            "must be >= 1, --random-every >= 0, --rate > 0"
         )
     settings = Settings(
         args.games, args.random_every, args.random_turns, args.epochs, args.batch, args.rate
     )
     run = Run.load(args.resume)
+    if 0 < args.hidden < run.network.hidden:
+        parser.error(
+            f"--hidden {args.hidden}: the network has {run.network.hidden} hidden units already "
+            "(it can be widened, not narrowed)"
+        )
     run.network = widen(run.network, args.hidden, run.seed + run.games)
 
     def write(line: str) -> None:
