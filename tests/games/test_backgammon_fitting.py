@@ -55,8 +55,8 @@ def test_a_games_positions_follow_its_plays():
 @needs_kernel
 @pytest.mark.parametrize("random_turns", [0, 25, 400])
 def test_the_kernels_games_are_the_references(random_turns):
-    for hidden, seed in ((6, 5), (80, 1)):
-        network = Network.random(hidden, seed)
+    for hidden, seed, contact in ((6, 5, False), (80, 1, False), (9, 2, True)):
+        network = Network.random(hidden, seed, contact)
         for game in range(3):
             expected = positions(network, game, random_turns)
             found = fitting.KERNEL.game_positions(
@@ -93,8 +93,8 @@ def test_a_target_counts_the_plays_that_end_the_game_exactly():
 
 @needs_kernel
 def test_the_kernels_targets_are_the_references():
-    for hidden, seed in ((6, 5), (80, 1)):
-        network = Network.random(hidden, seed)
+    for hidden, seed, contact in ((6, 5, False), (80, 1, False), (9, 2, True)):
+        network = Network.random(hidden, seed, contact)
         pairs = [*positions(network, 3, 40)[::3], (side({1: 2}), side({24: 1, 6: 14}))]
         found = np.array(fitting.KERNEL.roll_outputs(network, pairs))
         expected = np.array([fitting.one_ply_outputs(network, *pair) for pair in pairs])
@@ -159,13 +159,18 @@ def test_the_command_runs_rounds_and_resumes_from_them(tmp_path):
         cwd=ROOT, capture_output=True, text=True, check=True,
     )  # fmt: skip
     lines = result.stdout.splitlines()
-    assert lines[0] == f"resumed {start}: 100 games, 9 hidden units"
+    assert lines[0] == f"resumed {start}: 100 games, 9 hidden units, 198 inputs"
     assert lines[1].startswith("games 103  positions ") and lines[2].startswith("games 106  ")
     assert lines[3] == "wrote the mean of the last 2 rounds' weights"
     run = training.Run.load(out)
     assert (run.games, run.seed, run.network.hidden) == (106, 4, 9)
     subprocess.run([*command, "--resume", str(out)], cwd=ROOT, check=True, capture_output=True)
     assert training.Run.load(out).games == 109
+    subprocess.run(
+        [*command, "--resume", str(out), "--contact"], cwd=ROOT, check=True, capture_output=True
+    )
+    run = training.Run.load(out)
+    assert (run.games, run.network.contact, run.network.w1.shape[0]) == (112, True, 204)
 
 
 def test_the_mean_network_is_the_mean_of_the_weights():

@@ -9,11 +9,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 from backgammon_positions import side
 
 from kibitz.games.backgammon import Backgammon, evaluation
 from kibitz.games.backgammon.board import BAR, apply_play, plays, random_play, start_side
+from kibitz.games.backgammon.contact import contact_features
 from kibitz.games.backgammon.game import ROLLS
 from kibitz.games.backgammon.network import Network, shipped_network
 from kibitz.games.backgammon.notation import encode_position_id
@@ -131,7 +133,8 @@ def test_the_moves_and_estimates_of_a_state_are_the_games():
 
 
 def test_the_networks_equity_is_the_references_to_the_last_bits():
-    for network in (shipped_network(), Network.random(7, seed=2)):
+    networks = (shipped_network(), Network.random(7, seed=2), Network.random(7, 3, contact=True))
+    for network in networks:
         for mine, theirs in random_positions(5, seed=8):
             expected = evaluation.pre_roll_equity(mine, theirs, None, network)
             found = kernel.pre_roll_equity(mine, theirs, None, network)
@@ -150,6 +153,14 @@ def test_a_network_given_new_weights_is_read_again():
     assert after == pytest.approx(
         evaluation.pre_roll_equity(start, start, None, network), rel=0, abs=1e-12
     )
+
+
+def test_the_contact_features_are_the_references():
+    pairs = [*random_positions(8, seed=21), *EDGE_CASES, *((b, a) for a, b in EDGE_CASES)]
+    assert any(me[BAR] for me, _ in pairs)
+    expected = contact_features(*(np.array([pair[i] for pair in pairs]) for i in (0, 1)))
+    found = np.array([kernel.contact_features(me, opp) for me, opp in pairs])
+    assert np.allclose(found, expected, rtol=0, atol=1e-15)
 
 
 def test_a_network_of_another_shape_is_refused():

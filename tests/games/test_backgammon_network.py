@@ -272,6 +272,7 @@ def test_training_imports_no_other_dependency():
         "kibitz.games.backgammon",
         "kibitz.games.backgammon._kernel",
         "kibitz.games.backgammon.board",
+        "kibitz.games.backgammon.contact",
         "kibitz.games.backgammon.evaluation",
         "kibitz.games.backgammon.game",
         "kibitz.games.backgammon.notation",
@@ -289,8 +290,8 @@ def test_training_imports_no_other_dependency():
 def test_the_kernels_games_are_the_references():
     if training.KERNEL is None:
         pytest.skip("the compiled kernel is not built (pure-Python install)")
-    for hidden, seed in ((6, 5), (80, 1)):
-        python, compiled = Network.random(hidden, seed), Network.random(hidden, seed)
+    for hidden, seed, contact in ((6, 5, False), (80, 1, False), (7, 2, True)):
+        python, compiled = (Network.random(hidden, seed, contact) for _ in range(2))
         for game in range(3):
             dice = training.game_dice(3, game)
             expected = training.self_play_game(python, dice, 0.1, 0.7)

@@ -31,8 +31,9 @@ module's for the call.
 
 With a TD network on the state (`Backgammon.network`, expectimax's option Evaluation
 network), the estimate is `network.Network.outputs`'s everywhere the game and the database
-leave it open: the 198 inputs of `network.encode`, one hidden layer summed over the inputs
-that are not zero (about 30 of them) from the network's own arrays, each call taking the
+leave it open: the 198 inputs of `network.encode` (and its 6 contact features for a network
+that takes them, `_contact_features` here), one hidden layer summed over the inputs that
+are not zero (about 30 of them) from the network's own arrays, each call taking the
 state's network as it takes the database (`_use_network`). The sums run in another order
 than numpy's matrix product, so a value may differ from `evaluation.pre_roll_equity`'s in
 its last bits (the tests hold it to 1e-12).
@@ -64,7 +65,9 @@ cdef enum:
     CHECKERS = 15
     MOST = 32768  # plays of one roll at most (23,750: see the module docstring)
     SLOTS = 65536  # the table's slots (a power of two, twice MOST)
-    INPUTS = 198  # the network's inputs (`network.encode`)
+    INPUTS = 198  # Tesauro's inputs (`network.encode`)
+    FEATURES = 6  # the contact features after them, for a network that takes them
+    INPUTS_MOST = INPUTS + FEATURES
     HIDDEN_MOST = 4096  # hidden units of a network the kernel takes, at most
 
 
@@ -111,7 +114,8 @@ cdef const double* _first = NULL
 cdef object _network = None  # the TD network in use (holds its arrays), or None
 cdef tuple _network_arrays = ()  # the arrays read from it, to see when it is given new ones
 cdef int _hidden = 0  # its hidden units; 0 without one
-cdef const double* _w1 = NULL  # (198, hidden): a row per input
+cdef int _inputs = INPUTS  # its inputs: INPUTS, or INPUTS_MOST with the contact features
+cdef const double* _w1 = NULL  # (_inputs, hidden): a row per input
 cdef const double* _b1 = NULL
 cdef const double* _w2 = NULL  # (5, hidden): a row per output
 cdef const double* _b2 = NULL
@@ -435,7 +439,7 @@ cdef inline double _clamp(double x):
 
 cdef int _use_network(object network) except -1:
     """Take `network` (a `Network`, or None) for the estimate."""
-    global _network, _network_arrays, _hidden, _w1, _b1, _w2, _b2
+    global _network, _network_arrays, _hidden, _inputs, _w1, _b1, _w2, _b2
     cdef const double[:, ::1] w1
     cdef const double[::1] b1
     cdef const double[:, ::1] w2
@@ -449,10 +453,11 @@ cdef int _use_network(object network) except -1:
     ):
         return 0
     w1, b1, w2, b2 = arrays
-    if w1.shape[0] != INPUTS or not 0 < w1.shape[1] <= HIDDEN_MOST:
+    if w1.shape[0] not in (INPUTS, INPUTS_MOST) or not 0 < w1.shape[1] <= HIDDEN_MOST:
         raise ValueError(f"a network of {w1.shape[0]} inputs and {w1.shape[1]} hidden units: "
-                         f"the kernel takes {INPUTS} inputs and at most {HIDDEN_MOST} units")
-    _network, _network_arrays, _hidden = network, arrays, w1.shape[1]
+                         f"the kernel takes {INPUTS} or {INPUTS_MOST} inputs and at most "
+                         f"{HIDDEN_MOST} units")
+    _network, _network_arrays, _hidden, _inputs = network, arrays, w1.shape[1], w1.shape[0]
     _w1, _b1, _w2, _b2 = &w1[0, 0], &b1[0], &w2[0, 0], &b2[0]
     return 0
 
@@ -490,11 +495,131 @@ cdef int _encode_side(const int* side, int offset, int left, int* inputs, double
 
 
 cdef int _encode(const int* on_roll, const int* other, int* inputs, double* values):
-    """`network.encode`'s inputs that are not 0, in order (at most `INPUTS`): their count."""
+    """`network.encode`'s inputs that are not 0, in order (at most `_inputs`), the contact
+    features with them where the network takes them: their count."""
     cdef Summary me = _summary(on_roll), it = _summary(other)
-    cdef int count = _encode_side(on_roll, 0, me.checkers, inputs, values, 0)
+    cdef int count = _encode_side(on_roll, 0, me.checkers, inputs, values, 0), index
+    cdef double features[FEATURES]
     count = _encode_side(other, 98, it.checkers, inputs, values, count)
-    return _unit(inputs, values, count, 197 if me.back + it.back < 23 else 196, 1.0)
+    count = _unit(inputs, values, count, 197 if me.back + it.back < 23 else 196, 1.0)
+    if _inputs == INPUTS_MOST:
+        _contact_features(on_roll, other, features)
+        for index in range(FEATURES):
+            if features[index] != 0.0:
+                count = _unit(inputs, values, count, INPUTS + index, features[index])
+    return count
+
+
+# -- contact features (`contact.py` in C) ---------------------------------------------------------
+
+
+cdef void _contact_features(const int* on_roll, const int* other, double* features):
+    """`contact.contact_features` of one position."""
+    _shots(on_roll, other, features)
+    _shots(other, on_roll, features + 2)
+    features[4] = _prime(on_roll)
+    features[5] = _prime(other)
+
+
+cdef void _shots(const int* hitter, const int* victim, double* found):
+    """`contact.shots`: `found[0]` the share of the 36 rolls on which `hitter` hits a blot
+    of `victim`, `found[1]` the mean over them of the largest hit's pips, over 24."""
+    cdef int blots[24]  # the blots' indices, the farthest (the costliest hit) first
+    cdef bint open_[24]
+    cdef int t, high, low, weight, best, at, count = 0, rolls = 0, pips = 0
+    for t in range(23, -1, -1):
+        open_[t] = victim[23 - t] < 2
+        if victim[23 - t] == 1:
+            blots[count] = t
+            count += 1
+    for high in range(1, 7 if count else 1):
+        for low in range(1, high + 1):
+            weight = 1 if high == low else 2
+            best = 0
+            for at in range(count):
+                t = blots[at]
+                if (_double_reaches(hitter, open_, high, t) if high == low
+                        else _roll_reaches(hitter, open_, high, low, t)):
+                    best = t + 1
+                    break
+            if best:
+                rolls += weight
+                pips += weight * best
+    found[0] = rolls / 36.0
+    found[1] = pips / (36.0 * 24.0)
+
+
+cdef inline bint _on(const int* hitter, int source):
+    """Whether `hitter` has a checker on board index `source` (False off the board)."""
+    return source <= 23 and hitter[source] > 0
+
+
+cdef bint _roll_reaches(const int* hitter, const bint* open_, int first, int second, int t):
+    """Whether a roll of two different dice takes a checker of `hitter` to index `t`
+    (`contact._roll_hits`)."""
+    cdef int bar = hitter[24]
+    if bar == 0:
+        return (_on(hitter, t + first) or _on(hitter, t + second)
+                or (_on(hitter, t + first + second) and (open_[t + first] or open_[t + second])))
+    if t == 24 - first or t == 24 - second:
+        return True
+    if bar > 1:
+        return False
+    return ((_on(hitter, t + first) and open_[24 - second])
+            or (_on(hitter, t + second) and open_[24 - first])
+            or (t == 24 - first - second and (open_[24 - first] or open_[24 - second])))
+
+
+cdef bint _double_reaches(const int* hitter, const bint* open_, int die, int t):
+    """Whether a roll of double `die` takes a checker of `hitter` to index `t`
+    (`contact._double_hits`)."""
+    cdef int bar = hitter[24], steps, steps_left, bar_steps
+    cdef bint clear = True
+    if bar == 0:
+        steps_left = 4
+    elif open_[24 - die]:
+        steps_left = 4 - bar if bar < 4 else 0
+    else:
+        steps_left = 0
+    for steps in range(1, steps_left + 1):
+        if t + steps * die > 23:
+            break
+        if clear and hitter[t + steps * die] > 0:
+            return True
+        clear = clear and open_[t + steps * die]
+    if bar == 0:
+        return False
+    bar_steps = 5 - bar if bar < 4 else 1
+    clear = True
+    for steps in range(1, bar_steps + 1):
+        if 24 - steps * die < 0:
+            break
+        if clear and t == 24 - steps * die:
+            return True
+        clear = clear and open_[24 - steps * die]
+    return False
+
+
+def contact_features(list on_roll, list other):
+    """`contact.contact_features` of one position (two lists of 25), a tuple of 6."""
+    cdef int mine[25]
+    cdef int theirs[25]
+    cdef double features[FEATURES]
+    cdef int index
+    for index in range(25):
+        mine[index], theirs[index] = on_roll[index], other[index]
+    _contact_features(mine, theirs, features)
+    return tuple(features[index] for index in range(FEATURES))
+
+
+cdef double _prime(const int* side):
+    """`contact.prime`: the longest run of held points, at most 6, over 6."""
+    cdef int index, run = 0, best = 0
+    for index in range(24):
+        run = run + 1 if side[index] >= 2 else 0
+        if run > best:
+            best = run
+    return (best if best < 6 else 6) / 6.0
 
 
 cdef void _forward(const int* inputs, const double* values, int count, double* hidden,
@@ -531,8 +656,8 @@ cdef inline double _outputs_equity(const double* out):
 cdef double _network_equity(const int* on_roll, const int* other):
     """The cubeless equity of `network.Network.outputs` (`_hidden` units) for the player on
     roll, neither side finished."""
-    cdef int inputs[INPUTS]
-    cdef double values[INPUTS]
+    cdef int inputs[INPUTS_MOST]
+    cdef double values[INPUTS_MOST]
     cdef double out[5]
     _forward(inputs, values, _encode(on_roll, other, inputs, values), _activations, out)
     return _outputs_equity(out)
@@ -915,7 +1040,7 @@ _FLIP[:] = [0, 3, 4, 1, 2]
 
 
 cdef struct Traces:
-    double* w1  # (5, INPUTS, hidden): each output's gradient, times `scale`
+    double* w1  # (5, _inputs, hidden): each output's gradient, times `scale`
     double* b1  # (5, hidden)
     double* w2  # (5, 5, hidden)
     double* b2  # (5, 5)
@@ -927,7 +1052,7 @@ cdef void _decay(Traces* traces, double decay, int hidden):
     cdef int index
     traces.scale *= decay
     if traces.scale < 1e-100:
-        for index in range(5 * INPUTS * hidden):
+        for index in range(5 * _inputs * hidden):
             traces.w1[index] *= traces.scale
         for index in range(5 * hidden):
             traces.b1[index] *= traces.scale
@@ -958,7 +1083,7 @@ cdef void _add_gradients(Traces* traces, const int* inputs, const double* values
             back[unit] = slope * _w2[source * H + unit] * (hidden[unit] * (1.0 - hidden[unit]))
             row[unit] += back[unit]
         for at in range(count):
-            row, x = traces.w1 + (k * INPUTS + inputs[at]) * H, values[at]
+            row, x = traces.w1 + (k * _inputs + inputs[at]) * H, values[at]
             for unit in range(H):
                 row[unit] += x * back[unit]
         row = traces.w2 + (k * 5 + source) * H
@@ -975,7 +1100,7 @@ cdef void _step(Traces* traces, double* w1, double* b1, double* w2, double* b2,
     cdef double factors[5]
     for k in range(5):
         factors[k] = alpha * traces.scale * error[k]
-    _move(w1, traces.w1, INPUTS * H, factors)
+    _move(w1, traces.w1, _inputs * H, factors)
     _move(b1, traces.b1, H, factors)
     _move(w2, traces.w2, 5 * H, factors)
     _move(b2, traces.b2, 5, factors)
@@ -1013,8 +1138,8 @@ cdef int _greedy(int* mover, int* other, int high, int low, object choose):
     its exact result, the first of equals), or, where `choose` is not None, the play
     ``choose(count)`` picks among the `count` legal ones; returns 0 when the mover has borne
     everything off. (`td_game`'s plays and `game_positions`' greedy ones.)"""
-    cdef int inputs[INPUTS]
-    cdef double values[INPUTS]
+    cdef int inputs[INPUTS_MOST]
+    cdef double values[INPUTS_MOST]
     cdef double out[5]
     cdef int index, most, best = -1, kept = 0, pick = -1, count
     cdef double equity, lowest = 0.0
@@ -1062,8 +1187,8 @@ def td_game(network, dice, double alpha, double decay, int max_turns):
     cdef double[:, ::1] w2 = network.w2
     cdef double[::1] b2 = network.b2
     cdef int sides[2][25]
-    cdef int inputs[INPUTS]
-    cdef double values[INPUTS]
+    cdef int inputs[INPUTS_MOST]
+    cdef double values[INPUTS_MOST]
     cdef double hidden[HIDDEN_MOST]
     cdef double out[5]
     cdef double value[5]
@@ -1079,7 +1204,7 @@ def td_game(network, dice, double alpha, double decay, int max_turns):
     start = start_side()
     for index in range(25):
         sides[0][index] = sides[1][index] = start[index]
-    traces.w1 = <double*>calloc(5 * INPUTS * H, sizeof(double))
+    traces.w1 = <double*>calloc(5 * _inputs * H, sizeof(double))
     traces.b1 = <double*>calloc(5 * H, sizeof(double))
     traces.w2 = <double*>calloc(25 * H, sizeof(double))
     traces.b2 = <double*>calloc(25, sizeof(double))
@@ -1157,8 +1282,8 @@ def game_positions(network, dice, int random_turns, int max_turns):
 cdef void _mover_outputs(int* mover, int* other, double* out):
     """The five outputs of the position after a play, for the player who made it (`mover`
     has moved; the other is on roll): exact where the play ended the game."""
-    cdef int inputs[INPUTS]
-    cdef double values[INPUTS]
+    cdef int inputs[INPUTS_MOST]
+    cdef double values[INPUTS_MOST]
     cdef double theirs[5]
     cdef double points
     cdef int k

@@ -19,7 +19,9 @@ rounds themselves each start from the one before): a quieter network than any on
 them, as stochastic weight averaging finds.
 
 `--hidden` above the network's width adds hidden units first (their inputs' weights small
-and random, their outputs' weights zero: the same function, more room).
+and random, their outputs' weights zero: the same function, more room); `--contact` adds
+the inputs of `contact.py`'s features (their weights zero: the same function again), for
+the rounds to learn what they are worth.
 
 A round's games, positions and targets are made by `--workers` processes (each a share of
 the games) in backgammon's compiled kernel where it was built (`_kernel.game_positions` and
@@ -52,7 +54,6 @@ from kibitz.games.backgammon.network import (
     WEIGHTS,
     Network,
     afterstates,
-    encode,
     equity,
     flipped,
 )
@@ -256,7 +257,7 @@ def train_round(run: Run, settings: Settings, workers: int, write: Callable[[str
     started = time.perf_counter()
     games = range(run.games, run.games + settings.games)
     positions, y = examples(run.network, run.seed, games, settings, workers)
-    x = encode(positions[:, 0].astype(np.int64), positions[:, 1].astype(np.int64))
+    x = run.network.encode(positions[:, 0].astype(np.int64), positions[:, 1].astype(np.int64))
     made = time.perf_counter()
     held = np.arange(len(x)) % 20 == 0  # a twentieth held out, to see the fit
     before = equity_error(run.network, x[held], y[held])
@@ -297,6 +298,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--batch", type=int, default=defaults.batch, help="positions a step")
     parser.add_argument("--rate", type=float, default=defaults.rate, help="Adam's step size")
     parser.add_argument("--hidden", type=int, default=0, help="widen the network to this")
+    parser.add_argument(
+        "--contact",
+        action="store_true",
+        help="add the contact features' inputs (shots, pip loss, primes) first",
+    )
     parser.add_argument("--workers", type=int, default=1, help="processes making targets")
     parser.add_argument(
         "--average", type=int, default=1, help="write the mean of the last N rounds' weights"
@@ -321,11 +327,16 @@ def main(argv: Sequence[str] | None = None) -> None:
             "(it can be widened, not narrowed)"
         )
     run.network = widen(run.network, args.hidden, run.seed + run.games)
+    if args.contact:
+        run.network = run.network.with_contact()
 
     def write(line: str) -> None:
         print(line, flush=True)
 
-    write(f"resumed {args.resume}: {run.games} games, {run.network.hidden} hidden units")
+    write(
+        f"resumed {args.resume}: {run.games} games, {run.network.hidden} hidden units, "
+        f"{run.network.w1.shape[0]} inputs"
+    )
     recent: list[Network] = []
     for _ in range(args.rounds):
         train_round(run, settings, args.workers, write)

@@ -11,6 +11,8 @@ checkers on the bar / 2 and its checkers borne off / 15 (98 units a side). Tesau
 two units said whose turn it was, which this view always knows; here they say instead
 whether the sides are still in contact: (1, 0) in contact, (0, 1) in a race
 (`evaluation.is_race`), so that hidden units can switch between the two kinds of game.
+A network with 204 inputs (`Network.contact`) has six more after those: `contact.py`'s
+features (shots, the pips they cost, primes), which one hidden layer finds hard to learn.
 
 **Network**: one hidden layer of sigmoids, five sigmoid outputs for the player on roll:
 win, win a gammon or better, win a backgammon, lose a gammon or better, lose a backgammon.
@@ -36,9 +38,11 @@ from pathlib import Path
 import numpy as np
 
 from kibitz.games.backgammon.board import CHECKERS, Play, apply_play, plays, points_won
+from kibitz.games.backgammon.contact import FEATURES, contact_features
 from kibitz.games.capabilities import Chances
 
 INPUTS = 198
+"""Tesauro's inputs; a network with contact features has `FEATURES` more."""
 OUTPUTS = 5
 DEFAULT_WEIGHTS = Path(__file__).resolve().parent / "data" / "td.npz"
 """The weights shipped with kibitz (`training.py`, then `fitting.py` made them; docs/games.md
@@ -52,12 +56,12 @@ FLIP = np.array([0, 3, 4, 1, 2])
 Side = Sequence[int]
 
 
-def encode(on_roll: np.ndarray, other: np.ndarray) -> np.ndarray:
+def encode(on_roll: np.ndarray, other: np.ndarray, contact: bool = False) -> np.ndarray:
     """The 198 inputs of each position: `on_roll` and `other` are (n, 25) arrays of the two
     sides' checkers (`board.py`'s per-side convention), row by row the same position;
-    returns an (n, 198) array."""
+    returns an (n, 198) array, or (n, 204) with the `contact` features after them."""
     rows = on_roll.shape[0]
-    x = np.empty((rows, INPUTS))
+    x = np.empty((rows, INPUTS + FEATURES if contact else INPUTS))
     for offset, side in ((0, on_roll), (98, other)):
         x[:, offset : offset + 96] = _UNITS[side[:, :24]].reshape(rows, 96)
         x[:, offset + 96] = side[:, 24] / 2
@@ -65,6 +69,8 @@ def encode(on_roll: np.ndarray, other: np.ndarray) -> np.ndarray:
     race = _rearmost(on_roll) + _rearmost(other) < 23
     x[:, 196] = ~race
     x[:, 197] = race
+    if contact:
+        x[:, INPUTS:] = contact_features(on_roll, other)
     return x
 
 
@@ -120,11 +126,12 @@ class Network:
     b2: np.ndarray
 
     @classmethod
-    def random(cls, hidden: int, seed: int) -> Network:
-        """Fresh weights, uniform in +-0.1 (seeded)."""
+    def random(cls, hidden: int, seed: int, contact: bool = False) -> Network:
+        """Fresh weights, uniform in +-0.1 (seeded), with the contact features' inputs or
+        without."""
         rng = np.random.default_rng(seed)
         return cls(
-            rng.uniform(-0.1, 0.1, (INPUTS, hidden)),
+            rng.uniform(-0.1, 0.1, (INPUTS + FEATURES if contact else INPUTS, hidden)),
             rng.uniform(-0.1, 0.1, hidden),
             rng.uniform(-0.1, 0.1, (OUTPUTS, hidden)),
             rng.uniform(-0.1, 0.1, OUTPUTS),
@@ -152,8 +159,25 @@ class Network:
     def hidden(self) -> int:
         return self.b1.shape[0]
 
+    @property
+    def contact(self) -> bool:
+        """Whether the network takes `contact.py`'s features after Tesauro's inputs."""
+        return self.w1.shape[0] == INPUTS + FEATURES
+
+    def with_contact(self) -> Network:
+        """This network taking the contact features too, their weights zero (the same
+        function); itself if it takes them already."""
+        if self.contact:
+            return self
+        extra = np.zeros((FEATURES, self.hidden))
+        return Network(np.vstack([self.w1, extra]), self.b1.copy(), self.w2.copy(), self.b2.copy())
+
+    def encode(self, on_roll: np.ndarray, other: np.ndarray) -> np.ndarray:
+        """`encode` with this network's inputs."""
+        return encode(on_roll, other, self.contact)
+
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The hidden activations and the outputs of each row of inputs (n, 198)."""
+        """The hidden activations and the outputs of each row of inputs (n, 198 or 204)."""
         hidden = _sigmoid(x @ self.w1 + self.b1)
         return hidden, _sigmoid(hidden @ self.w2.T + self.b2)
 
@@ -161,7 +185,7 @@ class Network:
         """The five outputs (n, 5) of each position (the player on roll's side, the
         other's), finished games exact."""
         mine, theirs = np.array(on_roll), np.array(other)
-        _, out = self.forward(encode(mine, theirs))
+        _, out = self.forward(self.encode(mine, theirs))
         for row in np.flatnonzero((mine.sum(axis=1) == 0) | (theirs.sum(axis=1) == 0)):
             out[row] = outcome(on_roll[row], other[row])
         return out

@@ -63,7 +63,6 @@ from kibitz.games.backgammon.network import (
     FLIP,
     WEIGHTS,
     Network,
-    encode,
     flipped,
     outcome,
 )
@@ -162,7 +161,7 @@ def self_play_game(
     player 1's points (0 for a stuck game) and the turns played."""
     sides = [start_side(), start_side()]
     player = 0
-    x = encode(np.array(sides[:1]), np.array(sides[1:]))
+    x = network.encode(np.array(sides[:1]), np.array(sides[1:]))
     hidden, out = (row[0] for row in network.forward(x))
     traces = Traces.zero(network)
     traces.add(network, x[0], hidden, out, decay, player)
@@ -176,7 +175,7 @@ def self_play_game(
             points = points_won(theirs)
             return (points if player == 0 else -points), turn + 1
         player = 1 - player
-        x = encode(np.array([theirs]), np.array([mine]))
+        x = network.encode(np.array([theirs]), np.array([mine]))
         hidden, out = (row[0] for row in network.forward(x))
         following = seen_by_first(out, player)
         traces.step(network, following - value, alpha)
