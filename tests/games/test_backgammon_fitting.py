@@ -17,7 +17,7 @@ from backgammon_positions import side
 
 from kibitz.games.backgammon import fitting, training
 from kibitz.games.backgammon.board import apply_play, plays, start_side
-from kibitz.games.backgammon.network import WEIGHTS, Network, encode
+from kibitz.games.backgammon.network import WEIGHTS, Network, encode, equity
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -143,6 +143,22 @@ def test_a_fit_moves_the_network_toward_its_targets():
     assert fitting.equity_error(fitted, x, y) < fitting.equity_error(network, x, y) / 2
     again = fitting.fit(network, x, y, settings, seed=1)
     assert all(np.array_equal(getattr(again, n), getattr(fitted, n)) for n in WEIGHTS)
+
+
+def test_a_round_learns_the_earlier_rounds_examples_too():
+    network = Network.random(8, seed=3)
+    pairs = positions(network, 5, 30)
+    earlier = (np.array(pairs, dtype=np.int8), np.tile([1.0, 1.0, 1.0, 0.0, 0.0], (len(pairs), 1)))
+    settings = fitting.Settings(games=2, epochs=10, batch=16, rate=3e-3, replay=2)
+    x = encode(*(np.array([pair[i] for pair in pairs]) for i in (0, 1)))
+
+    def equity_there(earlier_rounds) -> float:
+        run = training.Run(network, 0, 4, 0.1, 0.7)
+        found = fitting.train_round(run, settings, 1, lambda line: None, earlier_rounds)
+        assert found[0].shape == (len(found[1]), 2, 25) and found[1].shape[1] == 5
+        return float(np.mean(equity(run.network.forward(x)[1])))
+
+    assert equity_there([earlier]) > equity_there([]) + 0.5  # toward their +3
 
 
 # -- the command --------------------------------------------------------------------------------

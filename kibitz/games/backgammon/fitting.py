@@ -78,6 +78,9 @@ class Settings:
     epochs: int = 16
     batch: int = 256
     rate: float = 1e-3
+    replay: int = 1
+    """Rounds of examples a fit learns from: its round's and the `replay` - 1 before (their
+    targets as their rounds' networks made them)."""
 
 
 # -- positions and targets ------------------------------------------------------------------------
@@ -92,6 +95,9 @@ def random_opening(game: int, settings: Settings, dice: random.Random) -> int:
 
 Pair = tuple[list[int], list[int]]
 """A position before a roll: the side of the player about to roll, the other's."""
+
+Examples = tuple[np.ndarray, np.ndarray]
+"""A round's positions, (n, 2, 25) int8 (the side on roll, the other), and targets, (n, 5)."""
 
 
 def play_positions(network: Network, dice: random.Random, random_turns: int) -> list[Pair]:
@@ -160,7 +166,7 @@ def _examples(task: tuple[dict[str, np.ndarray], int, Sequence[int], Settings]):
 
 def examples(
     network: Network, seed: int, games: range, settings: Settings, workers: int
-) -> tuple[np.ndarray, np.ndarray]:
+) -> Examples:
     """The positions of games `games` and their targets, made by `workers` processes."""
     arrays = network.arrays()
     shares = max(workers * 4, 1)
@@ -252,24 +258,37 @@ def mean_network(networks: Sequence[Network]) -> Network:
 # -- rounds ---------------------------------------------------------------------------------------
 
 
-def train_round(run: Run, settings: Settings, workers: int, write: Callable[[str], None]) -> None:
-    """One round: `settings.games` games from `run.games` on, their targets, the fit."""
+def train_round(
+    run: Run,
+    settings: Settings,
+    workers: int,
+    write: Callable[[str], None],
+    earlier: Sequence[Examples] = (),
+) -> Examples:
+    """One round: `settings.games` games from `run.games` on, their targets, the fit (on
+    them and the `earlier` rounds' examples); returns the round's examples."""
     started = time.perf_counter()
     games = range(run.games, run.games + settings.games)
     positions, y = examples(run.network, run.seed, games, settings, workers)
-    x = run.network.encode(positions[:, 0].astype(np.int64), positions[:, 1].astype(np.int64))
     made = time.perf_counter()
-    held = np.arange(len(x)) % 20 == 0  # a twentieth held out, to see the fit
-    before = equity_error(run.network, x[held], y[held])
-    run.network = fit(run.network, x[~held], y[~held], settings, run.seed + run.games)
-    after = equity_error(run.network, x[held], y[held])
+    held = np.arange(len(y)) % 20 == 0  # a twentieth of this round's held out, to see the fit
+    learnt = np.concatenate([positions[~held], *(p for p, _ in earlier)])
+    x = run.network.encode(learnt[:, 0].astype(np.int64), learnt[:, 1].astype(np.int64))
+    x_held = run.network.encode(
+        positions[held, 0].astype(np.int64), positions[held, 1].astype(np.int64)
+    )
+    before = equity_error(run.network, x_held, y[held])
+    y_learnt = np.concatenate([y[~held], *(targets for _, targets in earlier)])
+    run.network = fit(run.network, x, y_learnt, settings, run.seed + run.games)
+    after = equity_error(run.network, x_held, y[held])
     run.games = games.stop
     write(
-        f"games {run.games}  positions {len(x)}  {made - started:.0f} s to make, "
+        f"games {run.games}  positions {len(y)}  {made - started:.0f} s to make, "
         f"{time.perf_counter() - made:.0f} s to fit  held-out equity error "
         f"{before:.4f} -> {after:.4f}  "
         f"start equity {run.network.pre_roll_equity(start_side(), start_side()):+.3f}"
     )
+    return positions, y
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -297,6 +316,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--epochs", type=int, default=defaults.epochs, help="of each fit")
     parser.add_argument("--batch", type=int, default=defaults.batch, help="positions a step")
     parser.add_argument("--rate", type=float, default=defaults.rate, help="Adam's step size")
+    parser.add_argument(
+        "--replay",
+        type=int,
+        default=defaults.replay,
+        help="fit on this many rounds' examples: the round's and those of the rounds before it",
+    )
     parser.add_argument("--hidden", type=int, default=0, help="widen the network to this")
     parser.add_argument(
         "--contact",
@@ -311,14 +336,29 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if not Path(args.resume).is_file():
         parser.error(f"--resume: no checkpoint {args.resume}")
-    counts = (args.rounds, args.games, args.epochs, args.batch, args.workers, args.average)
-    if min(*counts, args.random_turns) < 1 or args.random_every < 0 or args.rate <= 0:
+    counts = (
+        args.rounds,
+        args.games,
+        args.epochs,
+        args.batch,
+        args.workers,
+        args.average,
+        args.replay,
+        args.random_turns,
+    )
+    if min(counts) < 1 or args.random_every < 0 or args.rate <= 0:
         parser.error(
-            "--rounds, --games, --epochs, --batch, --workers, --average and --random-turns "
-            "must be >= 1, --random-every >= 0, --rate > 0"
+            "--rounds, --games, --epochs, --batch, --workers, --average, --replay and "
+            "--random-turns must be >= 1, --random-every >= 0, --rate > 0"
         )
     settings = Settings(
-        args.games, args.random_every, args.random_turns, args.epochs, args.batch, args.rate
+        args.games,
+        args.random_every,
+        args.random_turns,
+        args.epochs,
+        args.batch,
+        args.rate,
+        args.replay,
     )
     run = Run.load(args.resume)
     if 0 < args.hidden < run.network.hidden:
@@ -338,8 +378,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"{run.network.w1.shape[0]} inputs"
     )
     recent: list[Network] = []
+    kept: list[Examples] = []
     for _ in range(args.rounds):
-        train_round(run, settings, args.workers, write)
+        found = train_round(run, settings, args.workers, write, kept)
+        kept = [found, *kept][: settings.replay - 1]
         run.save(args.out)
         recent = [*recent, run.network][-args.average :]
     if args.average > 1:
