@@ -208,6 +208,16 @@ class ServerConfig:
         scale=1000,
         help="move time of a search that sets no limit (default {default})",
     )
+    move_overhead_ms: int = setting(
+        0,
+        flag="--move-overhead",
+        parse=argtypes.non_negative_seconds,
+        metavar="S",
+        scale=1000,
+        help="time kept back from each search's move time and clock for the answer's way to "
+        "its client, as UCI engines' Move Overhead: on a loaded machine or a slow network, "
+        "answers then arrive by their deadline (default {default})",
+    )
     deadline_margin: float = 0.25
     """Seconds past a search's time limit after which the server itself stops it."""
     kill_grace: float = 2.0

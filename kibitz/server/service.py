@@ -159,7 +159,9 @@ class EngineService(pb_grpc.EngineServiceServicer):
         return pb.ListEnginesResponse(
             engines=[convert.engine_info(ENGINES[n], games) for n in sorted(ENGINES)],
             limit_ranges=limit_ranges(
-                self.config.default_move_time_ms, self.config.max_search_time
+                self.config.default_move_time_ms,
+                self.config.max_search_time,
+                self.config.move_overhead_ms,
             ),
         )
 
@@ -282,6 +284,7 @@ class EngineService(pb_grpc.EngineServiceServicer):
             request.limits,
             self.config.default_move_time_ms,
             self.config.max_search_time,
+            self.config.move_overhead_ms,
         )
 
     def _order(

@@ -30,7 +30,9 @@ MAX_CLOCK_MS = 100 * MAX_MOVE_TIME_MS
 """The largest time left on a clock (100 days)."""
 
 
-def limit_ranges(default_move_time_ms: int, time_cap: float) -> pb.LimitRanges:
+def limit_ranges(
+    default_move_time_ms: int, time_cap: float, move_overhead_ms: int = 0
+) -> pb.LimitRanges:
     """The ranges `_checked_limits` accepts, and the server's defaults, for clients."""
     return pb.LimitRanges(
         max_depth=MAX_PLY,
@@ -39,6 +41,7 @@ def limit_ranges(default_move_time_ms: int, time_cap: float) -> pb.LimitRanges:
         max_clock_ms=MAX_CLOCK_MS,
         default_move_time_ms=default_move_time_ms,
         max_search_time_ms=convert.ms(time_cap),
+        move_overhead_ms=move_overhead_ms,
     )
 
 
@@ -197,9 +200,12 @@ def prepare_search(
     limits: pb.Limits,
     default_move_time_ms: int,
     time_cap: float,
+    move_overhead_ms: int = 0,
 ) -> SearchJob:
+    """A search checked and read; `move_overhead_ms` is taken off its move time and clock
+    (`with_overhead`), as the engine is to see them."""
     state, expanded = parse_position(game, position, moves)
-    limits = _checked_limits(limits, state, default_move_time_ms)
+    limits = with_overhead(_checked_limits(limits, state, default_move_time_ms), move_overhead_ms)
     timed = not limits.infinite and bool(
         limits.HasField("move_time_ms") or limits.clock.time_left_ms
     )
@@ -214,6 +220,19 @@ def prepare_search(
         deadline = engine.deadline(engine_limits, state.perspective())  # a roll: the roller's clock
     inline = _small(engine, limits, state)
     return SearchJob(position, expanded, limits, deadline, timed, state, engine_limits, inline)
+
+
+def with_overhead(limits: pb.Limits, overhead_ms: int) -> pb.Limits:
+    """`limits` with `overhead_ms` taken off the move time and every clock's time left (to
+    1 ms at least: a search still answers); the same object when there is none to take."""
+    if not overhead_ms or not (limits.HasField("move_time_ms") or limits.clock.time_left_ms):
+        return limits
+    kept = pb.Limits()
+    kept.CopyFrom(limits)
+    if kept.HasField("move_time_ms"):
+        kept.move_time_ms = max(1, kept.move_time_ms - overhead_ms)
+    kept.clock.time_left_ms[:] = [max(1, ms - overhead_ms) for ms in kept.clock.time_left_ms]
+    return kept
 
 
 def _small(engine: type[Engine], limits: pb.Limits, state: Game) -> bool:

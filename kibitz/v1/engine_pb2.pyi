@@ -60,20 +60,22 @@ class ListEnginesResponse(_message.Message):
     def __init__(self, engines: _Optional[_Iterable[_Union[EngineInfo, _Mapping]]] = ..., limit_ranges: _Optional[_Union[LimitRanges, _Mapping]] = ...) -> None: ...
 
 class LimitRanges(_message.Message):
-    __slots__ = ("max_depth", "max_move_time_ms", "max_multipv", "max_clock_ms", "default_move_time_ms", "max_search_time_ms")
+    __slots__ = ("max_depth", "max_move_time_ms", "max_multipv", "max_clock_ms", "default_move_time_ms", "max_search_time_ms", "move_overhead_ms")
     MAX_DEPTH_FIELD_NUMBER: _ClassVar[int]
     MAX_MOVE_TIME_MS_FIELD_NUMBER: _ClassVar[int]
     MAX_MULTIPV_FIELD_NUMBER: _ClassVar[int]
     MAX_CLOCK_MS_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_MOVE_TIME_MS_FIELD_NUMBER: _ClassVar[int]
     MAX_SEARCH_TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    MOVE_OVERHEAD_MS_FIELD_NUMBER: _ClassVar[int]
     max_depth: int
     max_move_time_ms: int
     max_multipv: int
     max_clock_ms: int
     default_move_time_ms: int
     max_search_time_ms: int
-    def __init__(self, max_depth: _Optional[int] = ..., max_move_time_ms: _Optional[int] = ..., max_multipv: _Optional[int] = ..., max_clock_ms: _Optional[int] = ..., default_move_time_ms: _Optional[int] = ..., max_search_time_ms: _Optional[int] = ...) -> None: ...
+    move_overhead_ms: int
+    def __init__(self, max_depth: _Optional[int] = ..., max_move_time_ms: _Optional[int] = ..., max_multipv: _Optional[int] = ..., max_clock_ms: _Optional[int] = ..., default_move_time_ms: _Optional[int] = ..., max_search_time_ms: _Optional[int] = ..., move_overhead_ms: _Optional[int] = ...) -> None: ...
 
 class EngineInfo(_message.Message):
     __slots__ = ("name", "description", "games", "options")

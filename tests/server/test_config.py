@@ -35,7 +35,7 @@ def test_each_flag_sets_its_setting_in_the_settings_unit():
         *("--host", "0.0.0.0", "--port", "0", "--config", "engines.toml"),
         *("--max-memory", "512", "--max-searches", "3", "--max-queued", "0"),
         *("--default-movetime", "0.25", "--idle-timeout", "0", "--tls-cert", "cert.pem"),
-        *("--worker-nice", "5"),
+        *("--worker-nice", "5", "--move-overhead", "0.05"),
     )
     assert config == ServerConfig(
         host="0.0.0.0",
@@ -48,6 +48,7 @@ def test_each_flag_sets_its_setting_in_the_settings_unit():
         idle_timeout=0.0,
         tls_cert="cert.pem",
         worker_nice=5,
+        move_overhead_ms=50,
     )
 
 

@@ -19,7 +19,12 @@ from kibitz.clients import (
     KibitzError,
     ResourceExhausted,
 )
+from kibitz.engines import ENGINES
+from kibitz.engines.timeman import MARGIN
+from kibitz.games import GAMES
 from kibitz.server.budget import WORKER_MB
+from kibitz.server.validation import prepare_search
+from kibitz.v1 import engine_pb2 as pb
 
 
 @pytest.fixture
@@ -96,6 +101,34 @@ async def test_the_limit_ranges_are_listed_and_enforced(make_server):
         ):
             with pytest.raises(InvalidArgument, match=culprit):
                 await client.analyze("tictactoe", x_wins, **limits)
+
+
+# ---------------------------------------------------------------------------- move overhead
+
+
+def prepared(limits: pb.Limits, overhead_ms: int):
+    game = GAMES["connect4"]
+    return prepare_search(game, ENGINES["alphabeta"], {}, "", [], limits, 1000, 3600, overhead_ms)
+
+
+def test_the_move_overhead_comes_off_the_move_time_and_the_clocks():
+    job = prepared(pb.Limits(move_time_ms=300), 100)
+    assert (job.limits.move_time_ms, job.engine_limits.movetime) == (200, 0.2)
+    assert job.deadline == pytest.approx(0.2 - MARGIN)  # what the server waits for
+    clock = prepared(pb.Limits(clock=pb.Clock(time_left_ms=[60_000, 50], increment_ms=[0, 0])), 100)
+    assert list(clock.limits.clock.time_left_ms) == [59_900, 1]  # 1 ms at least
+    unset = prepared(pb.Limits(), 100)  # the server's default move time, less the overhead
+    assert unset.limits.move_time_ms == 900
+    untimed = pb.Limits(depth=3)
+    assert prepared(untimed, 100).limits is not None
+    assert not prepared(untimed, 100).limits.HasField("move_time_ms")
+    assert prepared(pb.Limits(move_time_ms=300), 0).limits.move_time_ms == 300
+
+
+async def test_the_move_overhead_is_listed_with_the_ranges(make_server):
+    server = make_server(move_overhead_ms=120)
+    async with Client(server.address) as client:
+        assert (await client.limit_ranges()).move_overhead_ms == 120
 
 
 # ---------------------------------------------------------------------------- time cap
