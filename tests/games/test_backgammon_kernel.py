@@ -15,7 +15,7 @@ from backgammon_positions import side
 
 from kibitz.games.backgammon import Backgammon, evaluation
 from kibitz.games.backgammon.board import BAR, apply_play, plays, random_play, start_side
-from kibitz.games.backgammon.contact import contact_features
+from kibitz.games.backgammon.contact import contact_features, features
 from kibitz.games.backgammon.game import ROLLS
 from kibitz.games.backgammon.network import Network, shipped_network
 from kibitz.games.backgammon.notation import encode_position_id
@@ -159,8 +159,10 @@ def test_the_contact_features_are_the_references():
     pairs = [*random_positions(8, seed=21), *EDGE_CASES, *((b, a) for a, b in EDGE_CASES)]
     assert any(me[BAR] for me, _ in pairs)
     expected = contact_features(*(np.array([pair[i] for pair in pairs]) for i in (0, 1)))
-    found = np.array([kernel.contact_features(me, opp) for me, opp in pairs])
+    found = np.empty_like(expected)
+    kernel.fill_contact_features(*(np.array([pair[i] for pair in pairs]) for i in (0, 1)), found)
     assert np.allclose(found, expected, rtol=0, atol=1e-15)
+    assert np.array_equal(features(*(np.array([pair[i] for pair in pairs]) for i in (0, 1))), found)
 
 
 def test_a_network_of_another_shape_is_refused():

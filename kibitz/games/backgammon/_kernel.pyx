@@ -600,16 +600,21 @@ cdef bint _double_reaches(const int* hitter, const bint* open_, int die, int t):
     return False
 
 
-def contact_features(list on_roll, list other):
-    """`contact.contact_features` of one position (two lists of 25), a tuple of 6."""
+def fill_contact_features(const long long[:, ::1] on_roll, const long long[:, ::1] other,
+                          double[:, ::1] out):
+    """`contact.contact_features` of each row of `on_roll` and `other` ((n, 25) int64
+    arrays), written into `out` ((n, 6))."""
     cdef int mine[25]
     cdef int theirs[25]
-    cdef double features[FEATURES]
+    cdef Py_ssize_t row
     cdef int index
-    for index in range(25):
-        mine[index], theirs[index] = on_roll[index], other[index]
-    _contact_features(mine, theirs, features)
-    return tuple(features[index] for index in range(FEATURES))
+    if not (on_roll.shape[1] == other.shape[1] == 25 and out.shape[1] == FEATURES
+            and on_roll.shape[0] == other.shape[0] == out.shape[0]):
+        raise ValueError("two (n, 25) arrays of sides and an (n, 6) array for the features")
+    for row in range(on_roll.shape[0]):
+        for index in range(25):
+            mine[index], theirs[index] = on_roll[row, index], other[row, index]
+        _contact_features(mine, theirs, &out[row, 0])
 
 
 cdef double _prime(const int* side):

@@ -18,10 +18,16 @@ And for each side, its **prime**: the longest run of consecutive points it holds
 or more checkers, at most 6, over 6.
 
 `contact_features` is the reference, vectorised over positions; backgammon's kernel
-computes the same in C (`_kernel.pyx`, ``_contact``), held to it by the tests.
+computes the same in C (`_kernel.pyx`, ``fill_contact_features``), held to it by the tests,
+and `features` takes the kernel's where it was built (a network's inputs: a 1-ply search
+asks for one position at a time, where numpy's fixed costs make the reference 100 times
+slower).
 """
 
 from __future__ import annotations
+
+import functools
+from types import ModuleType
 
 import numpy as np
 
@@ -44,6 +50,29 @@ def contact_features(on_roll: np.ndarray, other: np.ndarray) -> np.ndarray:
     return np.column_stack(
         [mine_shots, mine_loss, their_shots, their_loss, prime(on_roll), prime(other)]
     )
+
+
+def features(on_roll: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """`contact_features`, computed by backgammon's compiled kernel where it was built."""
+    kernel = _kernel()
+    if kernel is None:
+        return contact_features(on_roll, other)
+    out = np.empty((len(on_roll), FEATURES))
+    kernel.fill_contact_features(
+        np.ascontiguousarray(on_roll, dtype=np.int64),
+        np.ascontiguousarray(other, dtype=np.int64),
+        out,
+    )
+    return out
+
+
+@functools.cache
+def _kernel() -> ModuleType | None:
+    try:
+        from kibitz.games.backgammon import _kernel
+    except ImportError:
+        return None
+    return _kernel
 
 
 def shots(hitter: np.ndarray, victim: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from kibitz.games.backgammon.board import CHECKERS, Play, apply_play, plays, points_won
-from kibitz.games.backgammon.contact import FEATURES, contact_features
+from kibitz.games.backgammon.contact import FEATURES, features
 from kibitz.games.capabilities import Chances
 
 INPUTS = 198
@@ -70,7 +70,7 @@ def encode(on_roll: np.ndarray, other: np.ndarray, contact: bool = False) -> np.
     x[:, 196] = ~race
     x[:, 197] = race
     if contact:
-        x[:, INPUTS:] = contact_features(on_roll, other)
+        x[:, INPUTS:] = features(on_roll, other)
     return x
 
 
