@@ -23,7 +23,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from benchmarks import gnubg as gnubg_driver
@@ -344,23 +344,30 @@ REFERENCE_PLAYERS = ("pubeval", "gnubg intermediate", "gnubg advanced", "gnubg 0
 how far 0-ply is from 2-ply by the 2-ply judge's."""
 
 
-def loss_positions(count: int, seed: int) -> dict[str, list[str]]:
-    """`count` positions with their roll and more than one play, races and bear-offs
-    included, by title: half from games of random play (one position in ten; the dice
-    seeded by `seed`, the plays by `seed` + 1), half from gnubg 0-ply self-play (one in
-    five; the dice seeded by `seed` + 2). An opening position can come more than once."""
+def loss_positions(count: int, seeds: Sequence[int]) -> dict[str, list[str]]:
+    """`count` positions for each of `seeds` with their roll and more than one play, races
+    and bear-offs included, by title: half from games of random play (one position in ten;
+    the dice seeded by the seed, the plays by the seed + 1), half from gnubg 0-ply
+    self-play (one in five; the dice seeded by the seed + 2). An opening position can come
+    more than once."""
 
     def anywhere(me: list[int], opp: list[int]) -> bool:
         return True
 
     half = count // 2
+    random_play = [
+        text
+        for seed in seeds
+        for text in positions_from_play(half, seed, random_player(seed + 1), anywhere, 0.1)
+    ]
+    gnubg_play = [
+        text
+        for seed in seeds
+        for text in positions_from_play(count - half, seed + 2, gnubg("0-ply"), anywhere, 0.2)
+    ]
     return {
-        f"{half} from random play": positions_from_play(
-            half, seed, random_player(seed + 1), anywhere, 0.1
-        ),
-        f"{count - half} from gnubg 0-ply self-play": positions_from_play(
-            count - half, seed + 2, gnubg("0-ply"), anywhere, 0.2
-        ),
+        f"{len(random_play)} from random play": random_play,
+        f"{len(gnubg_play)} from gnubg 0-ply self-play": gnubg_play,
     }
 
 
@@ -379,21 +386,26 @@ def equity_players(kibitz: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def equity_loss_table(
-    count: int, seed: int, players: tuple[str, ...], workers: int, judge_setting: str = "0-ply"
+    count: int,
+    seeds: Sequence[int],
+    players: tuple[str, ...],
+    workers: int,
+    judge_setting: str = "0-ply",
 ) -> Iterator[str]:
     """The equity each of `players` (`PLAYERS` names) gives up against gnubg's best play
-    on the `loss_positions`, every legal play ranked by gnubg at `judge_setting`: the share
-    of gnubg's best play, the mean loss per move, the same in millipoints (gnubg's "error
+    on the `loss_positions` of `seeds`, every legal play ranked by gnubg at `judge_setting`:
+    the share of gnubg's best play, the mean loss per move, the same in millipoints (gnubg's "error
     rate") with gnubg's name for it, the worst, and the time a play took (wall, in the
     worker). The lines come each player's as soon as its plays are chosen."""
-    sets = loss_positions(count, seed)
+    sets = loss_positions(count, seeds)
+    total = sum(len(texts) for texts in sets.values())
     judge = gnubg_driver.Gnubg(judge_setting)
     judged = {text: judged_plays(judge, text) for texts in sets.values() for text in texts}
     judge.close()
     yield (
         f"Equity lost per move against gnubg's best, gnubg 1.07 at {judge_setting} ranking every "
-        f"legal play (cubeless, gammons counted; seed {seed}): positions with their roll and "
-        "more than one play"
+        f"legal play (cubeless, gammons counted; seed {', '.join(map(str, seeds))}): positions "
+        "with their roll and more than one play"
     )
     yield (
         f"{'player':<26}{'positions':<34}{'best':>7}{'loss/move':>11}{'mEMG':>7}  "
@@ -404,7 +416,7 @@ def equity_loss_table(
         for name in players:
             tasks = [(name, text) for text in judged]
             answers = dict(zip(judged, pool.map(_choose, tasks, chunksize=4), strict=True))
-            rows = {**sets, f"all {count}": [text for texts in sets.values() for text in texts]}
+            rows = {**sets, f"all {total}": [text for texts in sets.values() for text in texts]}
             for index, (title, texts) in enumerate(rows.items()):
                 losses, seconds = [], []
                 for text in texts:
@@ -655,7 +667,7 @@ def run(pairs: int | None = None, quick: bool = False) -> None:
         print(line)
     print()
     players = equity_players(EQUITY_PLAYERS)
-    for line in equity_loss_table(EQUITY_COUNT[quick], EQUITY_SEED, players, workers=2):
+    for line in equity_loss_table(EQUITY_COUNT[quick], EQUITY_SEEDS, players, workers=2):
         print(line, flush=True)
     print()
     timed = sample_positions(5 if quick else 20, seed=2)
@@ -672,7 +684,19 @@ def run(pairs: int | None = None, quick: bool = False) -> None:
 EQUITY_COUNT = {False: 500, True: 20}
 """Positions of the equity-loss table, by `--quick`."""
 
-EQUITY_SEED = 5
+EQUITY_SEEDS = (5,)
+"""The equity-loss table's seeds by default (`--seeds`): each adds `EQUITY_COUNT` positions."""
+
+
+def _seeds(text: str) -> tuple[int, ...]:
+    """`--seeds`: integers separated by commas."""
+    try:
+        seeds = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: seeds are integers, e.g. 5,11,12") from None
+    if not seeds or len(set(seeds)) < len(seeds):
+        raise argparse.ArgumentTypeError(f"{text!r}: one or more distinct seeds, e.g. 5,11,12")
+    return seeds
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -720,6 +744,14 @@ def main(argv: list[str]) -> None:
         f"{','.join(EQUITY_PLAYERS)})",
     )
     parser.add_argument(
+        "--seeds",
+        type=_seeds,
+        default=EQUITY_SEEDS,
+        help="seeds of the --equity-loss positions, separated by commas: each adds "
+        f"{EQUITY_COUNT[False]} positions (--quick {EQUITY_COUNT[True]}), half from random "
+        f"play, half from gnubg's (default {','.join(map(str, EQUITY_SEEDS))})",
+    )
+    parser.add_argument(
         "--judge",
         choices=("0-ply", "2-ply"),
         default="0-ply",
@@ -764,7 +796,7 @@ def main(argv: list[str]) -> None:
             print(line, flush=True)
     elif args.equity_loss:
         count, players = EQUITY_COUNT[args.quick], equity_players(args.players or EQUITY_PLAYERS)
-        for line in equity_loss_table(count, EQUITY_SEED, players, 2, args.judge):
+        for line in equity_loss_table(count, args.seeds, players, 2, args.judge):
             print(line, flush=True)
     elif args.openings:
         for line in opening_loss_table(args.players or OPENING_PLAYERS):

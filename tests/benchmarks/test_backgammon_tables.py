@@ -36,18 +36,34 @@ def test_every_legal_play_is_judged():
 
 
 def test_positions_are_seeded_halves_with_a_choice():
-    found = backgammon.loss_positions(6, seed=5)
+    found = backgammon.loss_positions(6, seeds=(5,))
     assert list(found) == ["3 from random play", "3 from gnubg 0-ply self-play"]
-    assert found == backgammon.loss_positions(6, seed=5)
+    assert found == backgammon.loss_positions(6, seeds=(5,))
     for texts in found.values():
         assert len(texts) == 3
         for text in texts:
             assert len(Backgammon.from_position(text).legal_moves()) > 1
+    # more seeds pool each seed's positions by kind
+    pooled = backgammon.loss_positions(6, seeds=(5, 11))
+    assert list(pooled) == ["6 from random play", "6 from gnubg 0-ply self-play"]
+    other = backgammon.loss_positions(6, seeds=(11,))
+    for kind, pooled_texts in pooled.items():
+        fives, elevens = (
+            next(t for k, t in s.items() if k[1:] == kind[1:]) for s in (found, other)
+        )
+        assert pooled_texts == fives + elevens
+
+
+def test_seeds_are_distinct_integers():
+    assert backgammon._seeds("5, 11,12") == (5, 11, 12)
+    for bad in ("5,x", "", "5,5"):
+        with pytest.raises(argparse.ArgumentTypeError, match="seeds"):
+            backgammon._seeds(bad)
 
 
 def test_the_judges_own_play_loses_nothing_and_pubeval_loses_some():
     lines = list(
-        backgammon.equity_loss_table(4, seed=5, players=("gnubg 0-ply", "pubeval"), workers=1)
+        backgammon.equity_loss_table(4, seeds=(5,), players=("gnubg 0-ply", "pubeval"), workers=1)
     )
     assert len(lines) == 2 + 2 * 3 + 1
     own = lines[2:5]
