@@ -47,11 +47,8 @@ def test_positions_are_seeded_halves_with_a_choice():
     pooled = backgammon.loss_positions(6, seeds=(5, 11))
     assert list(pooled) == ["6 from random play", "6 from gnubg 0-ply self-play"]
     other = backgammon.loss_positions(6, seeds=(11,))
-    for kind, pooled_texts in pooled.items():
-        fives, elevens = (
-            next(t for k, t in s.items() if k[1:] == kind[1:]) for s in (found, other)
-        )
-        assert pooled_texts == fives + elevens
+    kinds = zip(pooled.values(), found.values(), other.values(), strict=True)
+    assert all(pooled_texts == fives + elevens for pooled_texts, fives, elevens in kinds)
 
 
 def test_seeds_are_distinct_integers():
