@@ -70,7 +70,8 @@ from kibitz.games.backgammon.training import (
 
 @dataclass(frozen=True)
 class Settings:
-    """A round's settings (the defaults: those the shipped weights were fitted with)."""
+    """A round's settings (the defaults: those of the shipped weights' first rounds;
+    docs/games.md gives the later ones')."""
 
     games: int = 4000
     random_every: int = 2
