@@ -18,6 +18,7 @@ from benchmarks.backgammon import play_game as benchmark_game
 from benchmarks.backgammon import pubeval_player
 from kibitz.games.backgammon import training
 from kibitz.games.backgammon.board import start_side
+from kibitz.games.backgammon.contact import FEATURES
 from kibitz.games.backgammon.network import (
     DEFAULT_WEIGHTS,
     INPUTS,
@@ -249,7 +250,7 @@ def test_the_command_rejects_bad_arguments(capsys):
 
 def test_the_shipped_weights_load():
     network = Network.load(DEFAULT_WEIGHTS)
-    assert network.w1.shape == (INPUTS, network.hidden)
+    assert network.contact and network.w1.shape == (INPUTS + FEATURES, network.hidden)
     assert -1 < network.pre_roll_equity(start_side(), start_side()) < 1
 
 
