@@ -211,7 +211,7 @@ class ServerConfig:
     move_overhead_ms: int = setting(
         0,
         flag="--move-overhead",
-        parse=argtypes.non_negative_seconds,
+        parse=argtypes.any_seconds,
         metavar="S",
         scale=1000,
         help="time kept back from each search's move time and clock for the answer's way to "

@@ -223,15 +223,16 @@ def prepare_search(
 
 
 def with_overhead(limits: pb.Limits, overhead_ms: int) -> pb.Limits:
-    """`limits` with `overhead_ms` taken off the move time and every clock's time left (to
-    1 ms at least: a search still answers); the same object when there is none to take."""
+    """`limits` with `overhead_ms` taken off the move time and every clock's time left that
+    is not 0 (to 1 ms at least: a search still answers); the same object when there is none
+    to take."""
     if not overhead_ms or not (limits.HasField("move_time_ms") or limits.clock.time_left_ms):
         return limits
     kept = pb.Limits()
     kept.CopyFrom(limits)
     if kept.HasField("move_time_ms"):
         kept.move_time_ms = max(1, kept.move_time_ms - overhead_ms)
-    kept.clock.time_left_ms[:] = [max(1, ms - overhead_ms) for ms in kept.clock.time_left_ms]
+    kept.clock.time_left_ms[:] = [ms and max(1, ms - overhead_ms) for ms in kept.clock.time_left_ms]
     return kept
 
 

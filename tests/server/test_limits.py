@@ -115,8 +115,9 @@ def test_the_move_overhead_comes_off_the_move_time_and_the_clocks():
     job = prepared(pb.Limits(move_time_ms=300), 100)
     assert (job.limits.move_time_ms, job.engine_limits.movetime) == (200, 0.2)
     assert job.deadline == pytest.approx(0.2 - MARGIN)  # what the server waits for
-    clock = prepared(pb.Limits(clock=pb.Clock(time_left_ms=[60_000, 50], increment_ms=[0, 0])), 100)
-    assert list(clock.limits.clock.time_left_ms) == [59_900, 1]  # 1 ms at least
+    for left, kept in (([60_000, 50], [59_900, 1]), ([50, 0], [1, 0])):  # 1 ms at least,
+        clocked = prepared(pb.Limits(clock=pb.Clock(time_left_ms=left)), 100)  # 0 stays 0
+        assert list(clocked.limits.clock.time_left_ms) == kept
     unset = prepared(pb.Limits(), 100)  # the server's default move time, less the overhead
     assert unset.limits.move_time_ms == 900
     untimed = pb.Limits(depth=3)
