@@ -120,9 +120,8 @@ def test_the_move_overhead_comes_off_the_move_time_and_the_clocks():
         assert list(clocked.limits.clock.time_left_ms) == kept
     unset = prepared(pb.Limits(), 100)  # the server's default move time, less the overhead
     assert unset.limits.move_time_ms == 900
-    untimed = pb.Limits(depth=3)
-    assert prepared(untimed, 100).limits is not None
-    assert not prepared(untimed, 100).limits.HasField("move_time_ms")
+    untimed = prepared(pb.Limits(depth=3), 100).limits  # nothing to take off
+    assert untimed.depth == 3 and not untimed.HasField("move_time_ms")
     assert prepared(pb.Limits(move_time_ms=300), 0).limits.move_time_ms == 300
 
 
