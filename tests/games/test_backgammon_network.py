@@ -273,6 +273,7 @@ def test_training_imports_no_other_dependency():
         "kibitz.games.backgammon",
         "kibitz.games.backgammon._kernel",
         "kibitz.games.backgammon.board",
+        "kibitz.games.backgammon.compiled",
         "kibitz.games.backgammon.contact",
         "kibitz.games.backgammon.evaluation",
         "kibitz.games.backgammon.game",

@@ -499,11 +499,12 @@ cdef int _encode(const int* on_roll, const int* other, int* inputs, double* valu
     features with them where the network takes them: their count."""
     cdef Summary me = _summary(on_roll), it = _summary(other)
     cdef int count = _encode_side(on_roll, 0, me.checkers, inputs, values, 0), index
+    cdef bint race = me.back + it.back < 23
     cdef double features[FEATURES]
     count = _encode_side(other, 98, it.checkers, inputs, values, count)
-    count = _unit(inputs, values, count, 197 if me.back + it.back < 23 else 196, 1.0)
+    count = _unit(inputs, values, count, 197 if race else 196, 1.0)
     if _inputs == INPUTS_MOST:
-        _contact_features(on_roll, other, features)
+        _contact_features(on_roll, other, race, features)
         for index in range(FEATURES):
             if features[index] != 0.0:
                 count = _unit(inputs, values, count, INPUTS + index, features[index])
@@ -513,10 +514,14 @@ cdef int _encode(const int* on_roll, const int* other, int* inputs, double* valu
 # -- contact features (`contact.py` in C) ---------------------------------------------------------
 
 
-cdef void _contact_features(const int* on_roll, const int* other, double* features):
-    """`contact.contact_features` of one position."""
-    _shots(on_roll, other, features)
-    _shots(other, on_roll, features + 2)
+cdef void _contact_features(const int* on_roll, const int* other, bint race, double* features):
+    """`contact.contact_features` of one position (`race`: no checker can reach the other
+    side's any more, so no shot)."""
+    if race:
+        features[0] = features[1] = features[2] = features[3] = 0.0
+    else:
+        _shots(on_roll, other, features)
+        _shots(other, on_roll, features + 2)
     features[4] = _prime(on_roll)
     features[5] = _prime(other)
 
@@ -600,6 +605,16 @@ cdef bint _double_reaches(const int* hitter, const bint* open_, int die, int t):
     return False
 
 
+cdef double _prime(const int* side):
+    """`contact.prime`: the longest run of held points, at most 6, over 6."""
+    cdef int index, run = 0, best = 0
+    for index in range(24):
+        run = run + 1 if side[index] >= 2 else 0
+        if run > best:
+            best = run
+    return (best if best < 6 else 6) / 6.0
+
+
 def fill_contact_features(const long long[:, ::1] on_roll, const long long[:, ::1] other,
                           double[:, ::1] out):
     """`contact.contact_features` of each row of `on_roll` and `other` ((n, 25) int64
@@ -614,17 +629,8 @@ def fill_contact_features(const long long[:, ::1] on_roll, const long long[:, ::
     for row in range(on_roll.shape[0]):
         for index in range(25):
             mine[index], theirs[index] = on_roll[row, index], other[row, index]
-        _contact_features(mine, theirs, &out[row, 0])
-
-
-cdef double _prime(const int* side):
-    """`contact.prime`: the longest run of held points, at most 6, over 6."""
-    cdef int index, run = 0, best = 0
-    for index in range(24):
-        run = run + 1 if side[index] >= 2 else 0
-        if run > best:
-            best = run
-    return (best if best < 6 else 6) / 6.0
+        _contact_features(mine, theirs, _summary(mine).back + _summary(theirs).back < 23,
+                          &out[row, 0])
 
 
 cdef void _forward(const int* inputs, const double* values, int count, double* hidden,

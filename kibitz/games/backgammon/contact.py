@@ -26,10 +26,9 @@ slower).
 
 from __future__ import annotations
 
-import functools
-from types import ModuleType
-
 import numpy as np
+
+from kibitz.games.backgammon.compiled import compiled_kernel
 
 FEATURES = 6
 """The features of a position, by `contact_features`' order."""
@@ -54,7 +53,7 @@ def contact_features(on_roll: np.ndarray, other: np.ndarray) -> np.ndarray:
 
 def features(on_roll: np.ndarray, other: np.ndarray) -> np.ndarray:
     """`contact_features`, computed by backgammon's compiled kernel where it was built."""
-    kernel = _kernel()
+    kernel = compiled_kernel()
     if kernel is None:
         return contact_features(on_roll, other)
     out = np.empty((len(on_roll), FEATURES))
@@ -64,15 +63,6 @@ def features(on_roll: np.ndarray, other: np.ndarray) -> np.ndarray:
         out,
     )
     return out
-
-
-@functools.cache
-def _kernel() -> ModuleType | None:
-    try:
-        from kibitz.games.backgammon import _kernel
-    except ImportError:
-        return None
-    return _kernel
 
 
 def shots(hitter: np.ndarray, victim: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

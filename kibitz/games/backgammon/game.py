@@ -17,7 +17,6 @@ what `position()` writes when player 1 is on roll. Plays as gnubg writes them, r
 
 from __future__ import annotations
 
-import functools
 import random
 from types import ModuleType
 from typing import TYPE_CHECKING, ClassVar
@@ -35,6 +34,7 @@ from kibitz.games.backgammon.board import (
     random_play,
     start_side,
 )
+from kibitz.games.backgammon.compiled import compiled_kernel
 from kibitz.games.backgammon.evaluation import (
     pre_roll_chances,
     pre_roll_equities,
@@ -465,16 +465,6 @@ class Backgammon(
             apply_play(me, opp, play)
             on_roll, dice = 1 - on_roll, None
         return final_returns(sides)
-
-
-@functools.cache
-def compiled_kernel() -> ModuleType | None:
-    """The compiled kernel, `_kernel.pyx`, imported once; None where it was not built."""
-    try:
-        from kibitz.games.backgammon import _kernel
-    except ImportError:  # pragma: no cover - only without a C compiler at install time
-        return None
-    return _kernel
 
 
 def final_returns(sides: list[list[int]]) -> tuple[float, float]:

@@ -53,12 +53,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 
 from kibitz.games.backgammon import evaluation
 from kibitz.games.backgammon.board import Play, apply_play, plays, points_won, start_side
+from kibitz.games.backgammon.compiled import compiled_kernel
 from kibitz.games.backgammon.network import (
     FLIP,
     WEIGHTS,
@@ -196,17 +196,7 @@ class Batch:
         self.turns += other.turns
 
 
-def _compiled_kernel() -> ModuleType | None:
-    """Backgammon's compiled kernel, or None where it was not built or cannot be imported
-    (a machine with numpy alone: `scripts/train_td.py`)."""
-    try:
-        from kibitz.games.backgammon import _kernel
-    except ImportError:
-        return None
-    return _kernel
-
-
-KERNEL = _compiled_kernel()
+KERNEL = compiled_kernel()
 """Where not None, self-play games are its `td_game`: `self_play_game` in C, the same games
 (the same plays, dice and choices) and the weights to the last bits, about eight times as
 fast. `self_play_game` stays the reference."""
