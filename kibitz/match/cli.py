@@ -189,7 +189,11 @@ def add_commands(commands: argparse._SubParsersAction, parents: list) -> None:
         default="local",
         help="play games in this process, or as Ray tasks (pip install 'kibitz[ray]')",
     )
-    run.add_argument("--ray-address", help="the Ray cluster to join (default: local/auto)")
+    run.add_argument(
+        "--ray-address",
+        help="the Ray cluster to join: HOST:PORT, ray://HOST:PORT, 'auto', or 'local' for a new "
+        "local instance (default: the one RAY_ADDRESS or `ray start` names, else a new one)",
+    )
     match.set_defaults(handler=run_command)
 
 

@@ -55,7 +55,13 @@ RAY_START_WAIT_S = "120"
 
 class RayBackend:
     """Games as Ray tasks on the cluster at `address` (None: a local Ray instance, or the one
-    this process already joined)."""
+    this process already joined).
+
+    A local Ray is started by `ray.init()`, which forks its processes and runs Python in the
+    child before exec: in a process whose other threads are inside gRPC (a client's
+    channels, an embedded server) the child can hang on a lock they held, and Ray waits out
+    its start-up timeouts. `kibitz match` starts the backend before it opens a channel;
+    other programs should do the same, start Ray themselves first, or give an address."""
 
     def __init__(self, settings: MatchSettings, address: str | None = None) -> None:
         self.settings = settings

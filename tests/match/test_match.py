@@ -17,7 +17,6 @@ from servers import ServerProcess
 from kibitz.cli import build_parser
 from kibitz.clients import Client
 from kibitz.match.cli import build
-from kibitz.match.raybackend import RAY_START_WAIT_S, RAY_START_WAIT_VARIABLE
 from kibitz.match.runner import Match
 from kibitz.match.tally import Tally
 
@@ -265,44 +264,3 @@ def test_a_record_of_another_match_is_not_resumed(server, tmp_path):
         match_from(*[a if a != "1" else "2" for a in argv], "--resume")
     with pytest.raises(ValueError, match="--resume"):
         match_from(*argv)
-
-
-START_TIMEOUTS = ("timed out during startup", "Timed out waiting for file")
-"""How Ray says that its raylet, or its GCS server, missed a start-up deadline."""
-
-
-def start_local_ray(ray, monkeypatch) -> None:
-    """A local Ray instance. Ray gives its raylet a fixed 30 s to register at start-up
-    (ray/_private/node.py) and its GCS server 30 s to write its port, which a loaded 2-core
-    machine can exceed (both seen in full runs beside other work, the second with the suite
-    on two workers): the GCS server gets the wait `RayBackend` gives it, and such a failure,
-    and only that, is tried again, twice at most."""
-    monkeypatch.setenv(RAY_START_WAIT_VARIABLE, RAY_START_WAIT_S)
-    for attempt in range(3):
-        try:
-            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-            return
-        except Exception as error:
-            if not any(text in str(error) for text in START_TIMEOUTS) or attempt == 2:
-                raise
-            ray.shutdown()
-
-
-async def test_games_can_be_ray_tasks_and_resume_a_local_record(server, tmp_path, monkeypatch):
-    ray = pytest.importorskip("ray")
-    argv = ["--game", "tictactoe", "--games", "4", "--random-openings", "2", "--depth", "2"]
-    argv += ["--engine", engine(server.address, "a"), "--engine", engine(server.address, "b")]
-    straight = await match_from(*argv, "--out", str(tmp_path / "local")).run()
-
-    out = str(tmp_path / "ray")
-    first = match_from(*argv, "--out", out)
-    first.listener = lambda record, tally: first.stop()  # one game locally, the rest on Ray
-    await first.run()
-    start_local_ray(ray, monkeypatch)
-    try:
-        resumed = await match_from(*argv, "--out", out, "--resume", "--backend", "ray").run()
-    finally:
-        ray.shutdown()
-    assert resumed["complete"] and resumed["draws"] == straight["draws"]
-    assert played(tmp_path / "ray") == played(tmp_path / "local")
-    assert [game["backend"] for game in records(tmp_path / "ray")[1:]] == ["local"] + ["ray"] * 3
