@@ -618,10 +618,9 @@ def test_the_analysis_on_screen_belongs_to_the_board(page):
             === document.getElementById("main").dataset.version
             && document.querySelectorAll("#root-moves tbody tr").length > 0"""
     )
-    rows = analysis_matches_board(page)
-    assert "a2b3" in rows  # Black's king
-    stop(page)
-    assert analysis_matches_board(page) == rows
+    assert "a2b3" in analysis_matches_board(page)  # Black's king
+    stop(page)  # the table stays, still the promoted position's (its order may have moved)
+    assert "a2b3" in analysis_matches_board(page)
 
     page.click("#undo")  # stopped, then back: the table leaves with its position
     wait_for_plies(page, 0)
