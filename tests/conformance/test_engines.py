@@ -93,8 +93,10 @@ def test_a_stop_before_the_search_answers_at_once(engine_class, game):
 @pairs
 def test_a_stop_during_an_infinite_search_ends_it(engine_class, game):
     for state in positions(game):
-        stop = threading.Event()
-        context = SearchContext(report=lambda info, stop=stop: stop.set(), stop=stop)
+        stop = threading.Event()  # set by the first Info, asked for soon (not after 1 s)
+        context = SearchContext(
+            report=lambda info, stop=stop: stop.set(), stop=stop, info_interval=0.02
+        )
         result = engine_class().search(state, Limits(infinite=True), context)
         assert result.stop_reason in (StopReason.STOPPED, StopReason.SOLVED)
         assert result.best_move in state.legal_moves()
@@ -123,12 +125,11 @@ def test_the_time_limit_is_honoured(engine_class, game):
 
 @pairs
 def test_new_game_forgets_everything(engine_class, game):
-    limits = Limits(nodes=NODE_LIMIT)
+    limits = Limits(nodes=NODE_LIMIT // 2)
     for state in positions(game):
         fresh, _ = search(engine_class(), state, limits)
         engine = engine_class()
-        search(engine, state, limits)
-        search(engine, state, limits)
+        search(engine, state, limits)  # its tables, history and tree now hold this search
         engine.new_game()
         again, _ = search(engine, state, limits)
         assert (again.best_move, again.score, again.nodes, again.pv) == (

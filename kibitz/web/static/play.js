@@ -154,6 +154,7 @@ function startClock(player) {
   if (!clock) return;
   clock.running = player;
   clock.since = performance.now();
+  showClocks(); // the running clock marked now, not at the next tick
 }
 
 function engineLimits() {
