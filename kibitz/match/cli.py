@@ -191,8 +191,8 @@ def add_commands(commands: argparse._SubParsersAction, parents: list) -> None:
     )
     run.add_argument(
         "--ray-address",
-        help="the Ray cluster to join: HOST:PORT, ray://HOST:PORT, 'auto', or 'local' for a new "
-        "local instance (default: the one RAY_ADDRESS or `ray start` names, else a new one)",
+        help="the Ray cluster to join: HOST:PORT, ray://HOST:PORT, 'auto' (the one `ray start` "
+        "ran here), or 'local' for a new local instance (default: RAY_ADDRESS, else local)",
     )
     match.set_defaults(handler=run_command)
 

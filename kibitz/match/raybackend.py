@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 from typing import Any
 
 from kibitz.match.engines import EngineLost, MatchError
@@ -51,11 +52,34 @@ def check_alone(settings: MatchSettings) -> str | None:
 
 RAY_START_WAIT_VARIABLE = "RAY_gcs_server_port_wait_time_s"
 RAY_START_WAIT_S = "120"
+CONNECT_TIMEOUT_S = 5.0
+"""How long a cluster's address may take to accept a connection before it is refused."""
+
+
+def ray_address(address: str | None) -> str:
+    """What `ray.init` is given for `--ray-address ADDRESS`: without one, `RAY_ADDRESS` where
+    set, else a new local instance ("local"; not the last `ray start` that a file in
+    /tmp/ray names, which may be long gone: "auto" asks for that one). MatchError for an
+    address that is not HOST:PORT or ray://HOST:PORT, or where nothing accepts a connection
+    (Ray would try for many minutes)."""
+    address = address or os.environ.get("RAY_ADDRESS") or "local"
+    if address in ("local", "auto"):
+        return address
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise MatchError(
+            f"--ray-address {address!r}: expected HOST:PORT, ray://HOST:PORT, auto or local"
+        )
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), CONNECT_TIMEOUT_S).close()
+    except OSError as exc:
+        raise MatchError(f"no Ray cluster answers at {address}: {exc.strerror or exc}") from None
+    return address
 
 
 class RayBackend:
-    """Games as Ray tasks on the cluster at `address` (None: a local Ray instance, or the one
-    this process already joined).
+    """Games as Ray tasks on the cluster at `address` (`ray_address`; None: the one this
+    process already joined, `RAY_ADDRESS`'s, or a new local instance).
 
     A local Ray is started by `ray.init()`, which forks its processes and runs Python in the
     child before exec: in a process whose other threads are inside gRPC (a client's
@@ -76,10 +100,16 @@ class RayBackend:
                 "--backend ray needs Ray: pip install 'kibitz[ray]' (or 'ray[default]')"
             ) from None
         if not ray.is_initialized():
-            # A local Ray waits 30 s for its control store to start; a busy machine (two
-            # cores under a test suite) has taken longer. An operator's setting stands.
-            os.environ.setdefault(RAY_START_WAIT_VARIABLE, RAY_START_WAIT_S)
-            ray.init(address=self.address, log_to_driver=False)
+            address = ray_address(self.address)
+            if address == "local":
+                # A local Ray waits 30 s for its control store to start; a busy machine (two
+                # cores under a test suite) has taken longer. An operator's setting stands.
+                # (Joining a cluster, Ray reads it as its number of tries to connect.)
+                os.environ.setdefault(RAY_START_WAIT_VARIABLE, RAY_START_WAIT_S)
+            try:
+                ray.init(address=address, log_to_driver=False)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise MatchError(f"Ray ({address}): {exc}") from None
             self._started_ray = True
         self._ray = ray
         self._play = ray.remote(num_cpus=TASK_CPUS, max_retries=0)(play_alone)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -181,7 +182,7 @@ def test_games_can_be_ray_tasks_and_resume_a_local_record(server, tmp_path):
     first = match_from(*argv, "--out", out)
     first.listener = lambda record, tally: first.stop()  # one game locally, the rest on Ray
     asyncio.run(first.run())
-    on_ray = ["--resume", "--backend", "ray", "--ray-address", "local", "--json"]  # a new Ray
+    on_ray = ["--resume", "--backend", "ray", "--json"]  # by default a new local Ray
     run = kibitz_match(*argv, "--out", out, *on_ray, timeout=240)
     assert run.returncode == 0, run.stderr
     resumed = json.loads(run.stdout)
@@ -189,3 +190,20 @@ def test_games_can_be_ray_tasks_and_resume_a_local_record(server, tmp_path):
     assert resumed["draws"] == straight["draws"]
     assert played(tmp_path / "ray") == played(tmp_path / "local")
     assert [game["backend"] for game in records(tmp_path / "ray")[1:]] == ["local"] + ["ray"] * 3
+
+
+def test_a_ray_address_that_is_wrong_or_where_nothing_listens_is_one_line(server):
+    pytest.importorskip("ray")
+    with socket.socket() as unused:  # a port nobody listens on: bound, never listening
+        unused.bind(("127.0.0.1", 0))
+        closed = f"127.0.0.1:{unused.getsockname()[1]}"
+        argv = ["--game", "tictactoe", "--depth", "1", "--backend", "ray"]
+        argv += ["--engine", engine(server.address, "a"), "--engine", engine(server.address, "b")]
+        for address, complaint in (
+            (closed, f"kibitz match: no Ray cluster answers at {closed}: Connection refused\n"),
+            ("head", "kibitz match: --ray-address 'head': expected HOST:PORT, ray://HOST:PORT"),
+            ("ray://head:port", "kibitz match: --ray-address 'ray://head:port': expected"),
+        ):
+            run = kibitz_match(*argv, "--ray-address", address)
+            assert run.returncode == 1 and run.stderr.startswith(complaint), run.stderr
+            assert run.stderr.count("\n") == 1 and not run.stdout
