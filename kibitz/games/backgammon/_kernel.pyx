@@ -343,6 +343,11 @@ cdef inline Summary _summary(const int* side):
     return s
 
 
+cdef inline bint _is_race(Summary first, Summary second):
+    """`evaluation.is_race`: the two sides can no longer hit or block each other."""
+    return first.back + second.back < 23
+
+
 cdef inline double _points(const int* loser, int left):
     cdef int index
     if left < CHECKERS:
@@ -499,7 +504,7 @@ cdef int _encode(const int* on_roll, const int* other, int* inputs, double* valu
     features with them where the network takes them: their count."""
     cdef Summary me = _summary(on_roll), it = _summary(other)
     cdef int count = _encode_side(on_roll, 0, me.checkers, inputs, values, 0), index
-    cdef bint race = me.back + it.back < 23
+    cdef bint race = _is_race(me, it)
     cdef double features[FEATURES]
     count = _encode_side(other, 98, it.checkers, inputs, values, count)
     count = _unit(inputs, values, count, 197 if race else 196, 1.0)
@@ -629,8 +634,7 @@ def fill_contact_features(const long long[:, ::1] on_roll, const long long[:, ::
     for row in range(on_roll.shape[0]):
         for index in range(25):
             mine[index], theirs[index] = on_roll[row, index], other[row, index]
-        _contact_features(mine, theirs, _summary(mine).back + _summary(theirs).back < 23,
-                          &out[row, 0])
+        _contact_features(mine, theirs, _is_race(_summary(mine), _summary(theirs)), &out[row, 0])
 
 
 cdef void _forward(const int* inputs, const double* values, int count, double* hidden,
@@ -698,7 +702,7 @@ cdef double _equity(const int* on_roll, const int* other):
         return _network_equity(on_roll, other)
     spread = sqrt(2 * (mine + theirs))
     lead = theirs - mine
-    if me.back + it.back < 23:
+    if _is_race(me, it):
         w = _race_win
         logit = (
             w[0] * lead / spread
