@@ -8,6 +8,7 @@ import asyncio
 import json
 import re
 import signal
+import socket
 import subprocess
 from collections.abc import Iterator
 
@@ -20,6 +21,9 @@ from servers import KIBITZ
 from kibitz.cli import build_parser
 from kibitz.clients import SyncClient
 from kibitz.match.cli import build
+from kibitz.web.gateway import bind
+
+NODELAY = (socket.IPPROTO_TCP, socket.TCP_NODELAY)
 
 
 @pytest.fixture
@@ -44,12 +48,42 @@ def open_session(http: httpx.Client, **choice) -> str:
     return answer.json()["id"]
 
 
-def test_the_page_and_its_modules_are_served(http):
+def test_the_page_and_its_modules_are_served_and_preloaded(http):
     page = http.get("/")
     assert page.status_code == 200
     assert '<script type="module" src="/static/app.js">' in page.text
-    for module in re.findall(r'from "\./(\w+\.js)"', http.get("/static/app.js").text):
-        assert http.get(f"/static/{module}").status_code == 200, module
+    imported, waiting = set(), ["app.js"]
+    while waiting:  # every module app.js imports, near or far
+        source = http.get(f"/static/{waiting.pop()}")
+        assert source.status_code == 200, source.url
+        for module in re.findall(r'from "\./(\w+\.js)"', source.text):
+            if module not in imported | {"app.js"}:
+                imported.add(module)
+                waiting.append(module)
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="/static/(\w+\.js)">', page.text))
+    assert preloaded == imported
+
+
+def test_the_gateways_connections_send_without_waiting_for_acks():
+    """Nagle's algorithm off on every connection the listening socket accepts: with it on, a
+    response written as headers then body waited 40 ms for the browser's delayed ACK."""
+
+    async def accepted_nodelay() -> int:
+        accepted: asyncio.Future = asyncio.get_running_loop().create_future()
+
+        async def serve(reader, writer) -> None:
+            accepted.set_result(writer.get_extra_info("socket").getsockopt(*NODELAY))
+            writer.close()
+
+        server = await asyncio.start_server(serve, sock=bind("127.0.0.1", 0))
+        port = server.sockets[0].getsockname()[1]
+        async with server:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            value = await accepted
+            writer.close()
+        return value
+
+    assert asyncio.run(accepted_nodelay()) == 1
 
 
 def test_servers_games_and_engines(http, kibitz_servers):

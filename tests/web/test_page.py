@@ -50,6 +50,14 @@ def wait_for_plies(page, count: int) -> None:
     page.wait_for_selector(f"#moves[data-count='{count}']")
 
 
+def click_columns(page, columns: str) -> None:
+    """Play Connect Four's `columns` by clicks from the start, each shown before the next
+    (the page ignores clicks while a move of yours is on its way)."""
+    for ply, column in enumerate(columns, start=1):
+        page.click(f"#board [data-move='{column}']")
+        wait_for_plies(page, ply)
+
+
 def load(page, position: str) -> None:
     """Paste `position` and load it; waits until the board shows it."""
     version = int(page.get_attribute("#main", "data-version"))
@@ -151,9 +159,7 @@ def download(page, button: str) -> str:
 
 def test_connect_four_click_undo_analyse_stop_and_play_to_the_end(page, screenshots):
     pick(page, "connect4")
-    for column in "443":
-        page.click(f"#board [data-move='{column}']")
-    wait_for_plies(page, 3)
+    click_columns(page, "443")
     assert moves(page) == ["4", "4", "3"]
     page.click("#undo")
     wait_for_plies(page, 2)
@@ -681,9 +687,7 @@ def test_the_keys_walk_the_line_and_the_board_takes_the_focus(page):
     page.select_option("#game", "connect4")  # picked from the list: the focus leaves it
     page.wait_for_selector("body[data-game='connect4'] #board[data-kind='grid']")
     assert focused(page) == "moves"
-    for column in "4433":
-        page.click(f"#board [data-move='{column}']")
-    wait_for_plies(page, 4)
+    click_columns(page, "4433")
     page.keyboard.press("ArrowLeft")
     wait_for_plies(page, 3)
     page.keyboard.press("ArrowUp")
