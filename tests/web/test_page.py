@@ -303,7 +303,9 @@ def test_engine_against_engine_on_two_servers(page, kibitz_servers):
     pick(page, "tictactoe")
     page.click("#modes [data-mode='watch']")
     assert page.input_value("#watch-server-1") == "1"
-    page.fill("#watch-movetime", "0.02")
+    # Time enough to solve each position on a loaded machine (at 0.02 s one search fell
+    # short and lost): a solved search ends at once, so the game takes well under it.
+    page.fill("#watch-movetime", "2")
     page.click("#watch-start")
     page.wait_for_selector("#watch-panel[data-state='over']")
     assert len(moves(page)) == 9  # perfect play: a draw on a full board
