@@ -4,9 +4,10 @@ async client (`kibitz.clients.Client`) in this process.
 Round trips: one client calls a gRPC health check, ListGames, Describe (a legal move, and
 hostile texts the server must refuse as quickly: a chess null move, 20 KB of junk, a number
 of 5,000 digits), tiny analyses (run inline in the server process), AnalyzeResult and an
-analysis big enough to need a worker process, interleaved call by call so that the
-machine's drift hits every kind alike; each median is given as a multiple of the health
-check's. Then the first worker-bound analysis on a fresh
+analysis big enough to need a worker process, and two calls through the web page's gateway
+(`kibitz web`, a subprocess too, over one kept-alive HTTP connection as a browser's),
+interleaved call by call so that the machine's drift hits every kind alike; each median is
+given as a multiple of the health check's. Then the first worker-bound analysis on a fresh
 server against the next ones.
 
 Load: N clients, each with its own Connect Four session, search back to back at a fixed
@@ -25,6 +26,8 @@ clients); each measurement starts one of its own and stops it with SIGTERM.
 from __future__ import annotations
 
 import asyncio
+import http.client
+import json
 import math
 import os
 import re
@@ -38,6 +41,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Self
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -70,37 +74,27 @@ idle server a search of each took 0.10-0.28 s of its 0.3 s, at depth 15-20."""
 # ---------------------------------------------------------------------------- the server
 
 
-class ServerProcess:
-    """`kibitz serve --port 0 FLAGS` as a subprocess, or with `servers` (N > 0) `kibitz
-    cluster --servers N --port 0 FLAGS` (N servers behind nginx); `address` is where it
-    listens (read from its log line "serving on HOST:PORT", or the cluster's "behind nginx
-    on HOST:PORT"), `backends` the cluster's servers, `log` holds its log lines (read all
-    along, so that the server never blocks on a full pipe). A context manager: leaving stops
-    it with SIGTERM."""
+class LoggedProcess:
+    """A kibitz command (`arguments` after ``python -m kibitz``) as a subprocess, started
+    once `ready(line)` says so of a line of its log; `log` holds its log lines (read all
+    along, so that it never blocks on a full pipe). A context manager: leaving stops it with
+    SIGTERM."""
 
-    def __init__(self, *flags: str, servers: int = 0) -> None:
-        self.flags = flags
-        command = ["cluster", "--servers", str(servers)] if servers else ["serve"]
+    def __init__(self, arguments: Sequence[str], ready: Callable[[str], bool]) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "kibitz", *command, "--port", "0", *flags],
+            [sys.executable, "-m", "kibitz", *arguments],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
         )
         self.log: list[str] = []
-        self.backends: list[str] = []
         for line in self.process.stderr:
             self.log.append(line)
-            if backend := re.match(r"  server \d+: (\S+)", line):
-                self.backends.append(backend.group(1))
-            match = re.search(r"(?:serving|behind nginx) on (\S+):(\d+)", line)
-            if match:
-                self.address = f"{match.group(1)}:{match.group(2)}"
-            if (match and not servers) or line.startswith("In another terminal"):
+            if ready(line):
                 break
         else:
             self.process.wait()
-            raise RuntimeError(f"kibitz {command[0]} did not start: {''.join(self.log)}")
+            raise RuntimeError(f"kibitz {' '.join(arguments)} did not start: {''.join(self.log)}")
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -127,11 +121,47 @@ class ServerProcess:
         self._reader.join(timeout=5)
         return code
 
-    def __enter__(self) -> ServerProcess:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class ServerProcess(LoggedProcess):
+    """`kibitz serve --port 0 FLAGS` as a subprocess, or with `servers` (N > 0) `kibitz
+    cluster --servers N --port 0 FLAGS` (N servers behind nginx); `address` is where it
+    listens (read from its log line "serving on HOST:PORT", or the cluster's "behind nginx
+    on HOST:PORT"), `backends` the cluster's servers."""
+
+    def __init__(self, *flags: str, servers: int = 0) -> None:
+        self.flags = flags
+        self.backends: list[str] = []
+        command = ["cluster", "--servers", str(servers)] if servers else ["serve"]
+
+        def ready(line: str) -> bool:
+            if backend := re.match(r"  server \d+: (\S+)", line):
+                self.backends.append(backend.group(1))
+            match = re.search(r"(?:serving|behind nginx) on (\S+):(\d+)", line)
+            if match:
+                self.address = f"{match.group(1)}:{match.group(2)}"
+            return bool(match and not servers) or line.startswith("In another terminal")
+
+        super().__init__([*command, "--port", "0", *flags], ready)
+
+
+class GatewayProcess(LoggedProcess):
+    """`kibitz --server ADDRESS web --port 0`: the web page's HTTP gateway for the server at
+    `address`, listening at `host`:`port` (read from its line "open http://HOST:PORT/")."""
+
+    def __init__(self, address: str) -> None:
+        def ready(line: str) -> bool:
+            match = re.search(r"open http://([^\s/]+):(\d+)/", line)
+            if match:
+                self.host, self.port = match.group(1), int(match.group(2))
+            return match is not None
+
+        super().__init__(["--server", address, "web", "--port", "0"], ready)
 
 
 # ---------------------------------------------------------------------------- memory
@@ -261,9 +291,43 @@ async def _refused(call: Awaitable[object]) -> None:
         raise AssertionError("a hostile text was accepted")
 
 
-def _round_trip_calls(client: Client) -> dict[str, Callable[[], Awaitable[object]]]:
-    """The calls timed, by the name they have in the table; the health check first."""
+class Http:
+    """HTTP/1.1 calls on one kept-alive connection to the web gateway, as the page makes
+    them (a browser keeps its connection too); blocking, which the calls timed one at a
+    time allow."""
+
+    def __init__(self, gateway: GatewayProcess) -> None:
+        self.connection = http.client.HTTPConnection(gateway.host, gateway.port, timeout=30)
+
+    async def call(self, method: str, path: str, body: object = None) -> object:
+        data = None if body is None else json.dumps(body).encode()
+        headers = {"Content-Type": "application/json"} if data else {}
+        self.connection.request(method, path, body=data, headers=headers)
+        response = self.connection.getresponse()
+        answer = json.loads(response.read())
+        if response.status != 200:
+            raise RuntimeError(f"{method} {path}: HTTP {response.status}: {answer}")
+        return answer
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def _round_trip_calls(
+    client: Client, web: Http | None = None
+) -> dict[str, Callable[[], Awaitable[object]]]:
+    """The calls timed, by the name they have in the table; the health check first; with
+    `web`, two calls through the web page's gateway too."""
     health = health_pb2_grpc.HealthStub(client._channel)  # the same channel as the client's
+    through_the_page = {}
+    if web is not None:
+        describe = {"game": "chess", "position": "", "moves": ["e2e4"]}
+        through_the_page = {
+            "Gateway GET /api/servers (HTTP)": lambda: web.call("GET", "/api/servers"),
+            "Gateway Describe chess after e2e4 (HTTP)": lambda: web.call(
+                "POST", "/api/describe", describe
+            ),
+        }
     return {
         "Health Check (grpc.health.v1)": lambda: health.Check(health_pb2.HealthCheckRequest()),
         "ListGames": client.games,
@@ -283,6 +347,7 @@ def _round_trip_calls(client: Client) -> dict[str, Callable[[], Awaitable[object
         ),
         "Analyze connect4 depth 1 (inline)": lambda: client.analyze("connect4", depth=1),
         "Analyze tictactoe depth 6 (worker)": lambda: client.analyze("tictactoe", depth=6),
+        **through_the_page,
     }
 
 
@@ -292,9 +357,9 @@ async def _time(call: Callable[[], Awaitable[object]]) -> float:
     return time.perf_counter() - start
 
 
-async def _round_trips(address: str, calls: int) -> dict[str, list[float]]:
+async def _round_trips(address: str, web: Http, calls: int) -> dict[str, list[float]]:
     async with Client(address, tls_ca="", token="") as client:
-        kinds = _round_trip_calls(client)
+        kinds = _round_trip_calls(client, web)
         for call in kinds.values():
             for _ in range(WARM_UP):
                 await call()
@@ -358,7 +423,12 @@ def round_trips(
 ) -> tuple[dict[str, list[float]], dict[str, tuple[float, ...]], list[FirstCalls]]:
     """The round trips' times, their CPU a call (`_cpu_per_call`), the first calls."""
     with ServerProcess() as server:
-        times = asyncio.run(_round_trips(server.address, calls))
+        with GatewayProcess(server.address) as gateway:
+            web = Http(gateway)
+            try:
+                times = asyncio.run(_round_trips(server.address, web, calls))
+            finally:
+                web.close()
         cpu = asyncio.run(_cpu_per_call(server, calls))
     rows = [FirstCalls(0.0), FirstCalls(2.0)]
     for _ in range(FRESH_SERVERS):
