@@ -398,18 +398,17 @@ def test_bridge_table_gives_ddss_twenty_results_for_a_random_deal(address):
     run = kibitz(address, "bridge-table", deal, "--json")
     assert run.returncode == 0, run.stderr
     ours = json.loads(run.stdout)["tricks"]
-    theirs = calc_dd_table(Deal(deal)).to_list()  # strains S, H, D, C, NT; seats N, E, S, W
+    table = calc_dd_table(Deal(deal))  # DDS's, once: its par of a deal would solve it again
+    theirs = table.to_list()  # strains S, H, D, C, NT; seats N, E, S, W
     assert [[ours[seat][strain] for seat in "NESW"] for strain in ("S", "H", "D", "C", "NT")] == (
         theirs
     )
-    assert (
-        json.loads(run.stdout)["par"]["score"] == dds_par(Deal(deal), Vul.none, Player.north).score
-    )
+    assert json.loads(run.stdout)["par"]["score"] == dds_par(table, Vul.none, Player.north).score
     text = kibitz(address, "bridge-table", deal, "--vulnerable", "ew", "--dealer", "E").stdout
     lines = text.splitlines()
     assert lines[0].split() == ["declarer", "NT", "S", "H", "D", "C"]
     assert lines[1].split() == ["North", *(str(ours["N"][s]) for s in ("NT", "S", "H", "D", "C"))]
-    expected = dds_par(Deal(deal), Vul.ew, Player.east).score
+    expected = dds_par(table, Vul.ew, Player.east).score
     headline = re.escape(f"par {expected:+d} for NS: ")
     assert re.search(rf"^{headline}.*\(ew vulnerable, E deals\)$", text, re.M)
 

@@ -1,13 +1,17 @@
 """Bridge's par result (kibitz.clients.par): duplicate scores of known contracts, and the par
-score of random deals equal to DDS's (endplay's `par`) for every vulnerability and dealer."""
+score equal to DDS's (endplay's `par`) for every vulnerability and dealer: of random deals'
+tables, which DDS solves, and of random tables shaped like deals', which reach far more
+kinds of par (sacrifices, games, partscores, slams) in the time of one deal."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
+from endplay._dds import ddTableResults
 from endplay.dds import calc_dd_table
 from endplay.dds import par as dds_par
+from endplay.dds.ddtable import DDTable
 from endplay.types import Deal, Player, Vul
 
 from kibitz.clients.par import contract_score, par
@@ -48,19 +52,42 @@ def random_deal(seed: int) -> Deal:
     )
 
 
+def assert_par_as_ddss(table: DDTable, case: object) -> None:
+    """Our par score of DDS's `table` equals DDS's, for every vulnerability and dealer."""
+    rows = table.to_list()
+    tricks = {
+        seat: {strain: rows[row][column] for row, strain in enumerate(DDS_STRAINS)}
+        for column, seat in enumerate("NESW")
+    }
+    for vulnerable, dds_vulnerable in DDS_VULNERABILITY.items():
+        for dealer in "NESW":
+            ours = par(tricks, vulnerable, dealer)
+            theirs = dds_par(table, dds_vulnerable, Player.find(dealer))
+            assert ours.score == theirs.score, (case, rows, vulnerable, dealer, ours)
+
+
 def test_par_scores_equal_ddss_on_random_deals():
-    for seed in range(6):
-        table = calc_dd_table(random_deal(seed))
-        rows = table.to_list()
-        tricks = {
-            seat: {strain: rows[row][column] for row, strain in enumerate(DDS_STRAINS)}
-            for column, seat in enumerate("NESW")
-        }
-        for vulnerable, dds_vulnerable in DDS_VULNERABILITY.items():
-            for dealer in "NESW":
-                ours = par(tricks, vulnerable, dealer)
-                theirs = dds_par(table, dds_vulnerable, Player.find(dealer))
-                assert ours.score == theirs.score, (seed, vulnerable, dealer, ours)
+    for seed in range(2):  # DDS solves a deal's table in about 1.6 s
+        assert_par_as_ddss(calc_dd_table(random_deal(seed)), seed)
+
+
+def random_table(rng: random.Random) -> DDTable:
+    """A table shaped like a deal's (partners take about as many tricks, the other side
+    about the rest), each strain fought over differently: contested partscores, games,
+    slams and sacrifices."""
+    results = ddTableResults()  # endplay's ctypes mirror of DDS's ddTableResults
+    for strain in range(5):
+        ns = min(13, max(0, round(rng.gauss(6.5, 2.5))))
+        for seat in range(4):
+            ours = ns if seat % 2 == 0 else 13 - ns
+            results.resTable[strain][seat] = min(13, max(0, ours + rng.choice((-1, 0, 0, 1))))
+    return DDTable(results)
+
+
+def test_par_scores_equal_ddss_on_tables_of_every_kind():
+    rng = random.Random(2026)
+    for case in range(60):
+        assert_par_as_ddss(random_table(rng), case)
 
 
 def test_a_par_contract_names_its_declarers_and_result():

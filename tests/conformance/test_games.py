@@ -189,8 +189,8 @@ def test_moves_have_labels_people_can_tell_apart(game):
         labels = state.move_labels(moves)
         assert len(labels) == len(moves) and all(labels)
         assert len(set(labels)) == len(labels), f"two moves share a label in {state.position()}"
-        start = replayed(game, [])
-        assert len(start.label_line(line)) == len(line)
+        if state.is_terminal() or len(line) >= MAX_PLIES:  # the whole line, once a playout
+            assert len(replayed(game, []).label_line(line)) == len(line)
         assert snapshot(state) == before
 
 
@@ -565,7 +565,8 @@ def diagrams_are_well_formed_and_their_clicks_play_legal_moves(game):
             for place in target.to_places:
                 by_clicks.setdefault((target.from_place, place), []).append(target.move)
         for moves in by_clicks.values():
-            assert len(set(state.move_labels(moves))) == len(moves)
+            if len(moves) > 1:  # (a label a move: python-chess's board for each, 0.6 ms)
+                assert len(set(state.move_labels(moves))) == len(moves)
 
 
 DECLARED = [
