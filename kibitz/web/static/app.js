@@ -5,7 +5,7 @@
 import { get, post } from "./api.js";
 import { resetSelection } from "./boards.js";
 import { drawBoard } from "./checkers.js";
-import { closeAll, closeOnLeave, enginesFor, fillEngineSelect, optionsForm } from "./engines.js";
+import { closeAll, closeOnLeave, enginesFor, enginesOf, fillEngineSelect, optionsForm } from "./engines.js";
 import { drawGraph } from "./graph.js";
 import { escapeHtml, fillSelect } from "./html.js";
 import { initAnalysis } from "./analysis.js";
@@ -365,6 +365,7 @@ export function randomOutcome(position) {
 
 async function pickServer(index) {
   app.server = index;
+  enginesOf(index); // fetched while the games are: the game picked next needs them
   const answer = await get(`/api/games?server=${index}`);
   app.games = answer.games;
   fillSelect($("game"), app.games.map((game) => ({ value: game.name, text: game.title })));

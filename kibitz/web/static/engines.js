@@ -4,12 +4,15 @@
 import { ApiError, del, get, post, stream } from "./api.js";
 import { fillSelect } from "./html.js";
 
-const enginesByServer = new Map(); // server index -> [EngineInfo]
+const enginesByServer = new Map(); // server index -> its [EngineInfo], once fetched
 
-async function enginesOf(server) {
+// The engines of `server`, fetched once (the first caller starts the fetch, the others wait
+// for it); a fetch that failed is made again by the next caller.
+export function enginesOf(server) {
   if (!enginesByServer.has(server)) {
-    const answer = await get(`/api/engines?server=${server}`);
-    enginesByServer.set(server, answer.engines);
+    const engines = get(`/api/engines?server=${server}`).then((answer) => answer.engines);
+    engines.catch(() => enginesByServer.delete(server));
+    enginesByServer.set(server, engines);
   }
   return enginesByServer.get(server);
 }
