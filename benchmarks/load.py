@@ -39,6 +39,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Self
@@ -423,12 +424,8 @@ def round_trips(
 ) -> tuple[dict[str, list[float]], dict[str, tuple[float, ...]], list[FirstCalls]]:
     """The round trips' times, their CPU a call (`_cpu_per_call`), the first calls."""
     with ServerProcess() as server:
-        with GatewayProcess(server.address) as gateway:
-            web = Http(gateway)
-            try:
-                times = asyncio.run(_round_trips(server.address, web, calls))
-            finally:
-                web.close()
+        with GatewayProcess(server.address) as gateway, closing(Http(gateway)) as web:
+            times = asyncio.run(_round_trips(server.address, web, calls))
         cpu = asyncio.run(_cpu_per_call(server, calls))
     rows = [FirstCalls(0.0), FirstCalls(2.0)]
     for _ in range(FRESH_SERVERS):

@@ -5,6 +5,7 @@ times them, and a refusal raised (a timed call never counts an error as a round 
 from __future__ import annotations
 
 import asyncio
+from contextlib import closing
 
 import pytest
 
@@ -20,14 +21,14 @@ def test_the_gateway_rows_call_the_page_api_of_the_server_they_measure():
             described = await calls["Gateway Describe chess after e2e4 (HTTP)"]()
             return servers, described
 
-    with ServerProcess() as server, GatewayProcess(server.address) as gateway:
-        web = Http(gateway)
-        try:
-            servers, described = asyncio.run(answers(server.address, web))
-            with pytest.raises(RuntimeError, match=r"HTTP 400: .*e2e5 is not a legal move"):
-                asyncio.run(web.call("POST", "/api/describe", {"game": "chess", "moves": ["e2e5"]}))
-        finally:
-            web.close()
+    with (
+        ServerProcess() as server,
+        GatewayProcess(server.address) as gateway,
+        closing(Http(gateway)) as web,
+    ):
+        servers, described = asyncio.run(answers(server.address, web))
+        with pytest.raises(RuntimeError, match=r"HTTP 400: .*e2e5 is not a legal move"):
+            asyncio.run(web.call("POST", "/api/describe", {"game": "chess", "moves": ["e2e5"]}))
     assert [entry["address"] for entry in servers["servers"]] == [server.address]
     assert described["playedLabels"] == ["e4"] and described["toMove"] == 1
     assert len(described["legalMoves"]) == 20
