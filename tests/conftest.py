@@ -28,6 +28,7 @@ from kibitz.server.embedded import BackgroundServer
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    keep_subprocess_temporaries(config)
     target = Path(tempfile.mkdtemp(prefix="kibitz-test-plugins-"))
     config.add_cleanup(lambda: shutil.rmtree(target, ignore_errors=True))
     pip_install(EXAMPLE_PLUGIN, target)
@@ -37,6 +38,21 @@ def pytest_configure(config: pytest.Config) -> None:
     # no bear-off database but those tests build: backgammon's estimate (expectimax's
     # Bearoff=auto) is then the same whatever this machine has cached
     os.environ["KIBITZ_BEAROFF_DIR"] = str(target / "no-bearoff")
+
+
+SUBPROCESS_TMPDIR = "KIBITZ_TEST_TMPDIR"
+
+
+def keep_subprocess_temporaries(config: pytest.Config) -> None:
+    """Point every subprocess's temporary files (TMPDIR) into one folder, removed when the
+    run ends: the servers, clusters and matches a test kills on purpose cannot remove theirs.
+    xdist's workers inherit the folder (nested folders would make Ray's socket paths longer
+    than AF_UNIX allows)."""
+    if os.environ.get(SUBPROCESS_TMPDIR):
+        return
+    folder = tempfile.mkdtemp(prefix="kibitz-tmp-")
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+    os.environ[SUBPROCESS_TMPDIR] = os.environ["TMPDIR"] = folder
 
 
 STRICT = os.environ.get("KIBITZ_STRICT") == "1"

@@ -37,7 +37,8 @@ ROOM = ["--max-sessions", "40", "--max-sessions-per-client", "40", "--spare-work
 
 class ClusterProcess:
     """`kibitz cluster --servers N --port 0 FLAGS`, started at once: `address` (nginx's),
-    `servers` (each server's address -> pid) and `nginx` (its master's pid)."""
+    `servers` (each server's address -> pid), `nginx` (its master's pid) and `directory`
+    (where its configuration is)."""
 
     def __init__(self, servers: int, *flags: str) -> None:
         self.process = subprocess.Popen(
@@ -55,6 +56,8 @@ class ClusterProcess:
                 self.servers[found.group(1)] = int(found.group(2))
             elif found := re.match(r"  nginx: \S+ \(pid (\d+)\)", line):
                 self.nginx = int(found.group(1))
+            elif found := re.match(r"  configuration: (.+)/kibitz.conf$", line):
+                self.directory = Path(found.group(1))
             elif line.startswith("In another terminal"):
                 break
         else:
@@ -79,6 +82,8 @@ class ClusterProcess:
 def cluster() -> Iterator[ClusterProcess]:
     with ClusterProcess(2, *ROOM) as running:
         yield running
+        status, log = running.stop()  # not killed: a killed cluster leaves its files behind
+    assert status == 0, log
 
 
 async def guarded(call):
@@ -130,6 +135,7 @@ async def test_sessions_keep_their_server_and_a_dead_server_loses_only_its_own()
         status, log = cluster.stop()
     assert status == 0, log
     assert f"server 1 ({victim}) exited with status -9" in log
+    assert not cluster.directory.exists()  # its temporary configuration went with it
     assert not all_ended(started)
     assert cluster.nginx in started
 
