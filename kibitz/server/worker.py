@@ -17,7 +17,8 @@ The provisional Result of an Info is what the engine would answer if stopped the
 `Info.root_moves`, the best PROVISIONAL_ROOT_MOVES of them; empty bytes for Infos without
 root moves); the server keeps the latest and answers with it if it has to kill the worker.
 A worker that stays silent (no heartbeat) for `heartbeat` seconds is frozen or wedged and
-is killed, searching or not. A search is stopped through a shared flag that the engine
+is killed, searching or not; a new one has STARTING_HEARTBEATS times as long to say its first
+word. A search is stopped through a shared flag that the engine
 polls every few hundred nodes (`StopFlag`: a byte of shared memory without a lock, so that a
 worker frozen while reading it cannot block the server setting it).
 
@@ -59,6 +60,11 @@ from kibitz.v1 import engine_pb2 as pb
 
 _context = multiprocessing.get_context("forkserver")
 _context.set_forkserver_preload(["kibitz.server.preload"])
+
+STARTING_HEARTBEATS = 4
+"""A new worker's first word (its first heartbeat) may take this many `heartbeat`s: on a
+saturated machine a new process, a batch job, may wait seconds for a CPU before it runs at
+all, and it is not frozen for that."""
 
 PROVISIONAL_ROOT_MOVES = 64
 """Root moves a provisional answer lists at most (formatting thousands on every Info, as
@@ -268,8 +274,8 @@ class Worker:
     """The server's handle on one worker process; one request at a time.
 
     A watchdog kills the process when it stays silent (no heartbeat) for `heartbeat`
-    seconds: a frozen or wedged worker then fails its caller with WorkerCrashed. Made by
-    `start()`.
+    seconds (STARTING_HEARTBEATS times as long before its first word): a frozen or wedged
+    worker then fails its caller with WorkerCrashed. Made by `start()`.
     """
 
     def __init__(
@@ -292,6 +298,8 @@ class Worker:
         """The running search's provisional answer (a serialized pb.Result) from its last
         Info that had one; empty before the first."""
         self.last_heard = self._loop.time()
+        self.heard = False
+        """Whether the process has said anything yet (it has started)."""
         self.idle_since = self._loop.time()
         self.death = ""
         """Why the server killed the process, if it did."""
@@ -345,17 +353,22 @@ class Worker:
             self._mark_dead()
             return
         self.last_heard = self._loop.time()
+        self.heard = True
         if message[0] != "alive":
             self._queue.put_nowait(message)
 
     async def _watch(self, heartbeat: float) -> None:
-        """Kill the process once it has been silent for `heartbeat` seconds."""
+        """Kill the process once it has been silent for `heartbeat` seconds (a new one: for
+        STARTING_HEARTBEATS times as long)."""
         while self.alive:
             await asyncio.sleep(heartbeat / 4)
-            if self.alive and self._loop.time() - self.last_heard > heartbeat:
+            allowed = heartbeat if self.heard else STARTING_HEARTBEATS * heartbeat
+            if self.alive and self._loop.time() - self.last_heard > allowed:
                 self.death = (
-                    f"the engine worker stopped responding (no heartbeat for {heartbeat:g} s) "
+                    f"the engine worker stopped responding (no heartbeat for {allowed:g} s) "
                     "and was killed"
+                    if self.heard
+                    else f"the engine worker did not start within {allowed:g} s and was killed"
                 )
                 self.kill()
                 self._mark_dead()

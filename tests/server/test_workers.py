@@ -1,16 +1,19 @@
 """Worker processes under load (real servers, real clients): a search whose time ran out in
 the queue is answered (chance roots included), a worker clearing a large table keeps its
-heartbeat, and a burst of analyses starts no more workers than the server runs searches
-plus its spares."""
+heartbeat, a new worker has longer to say its first word, and a burst of analyses starts
+no more workers than the server runs searches plus its spares."""
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import time
 
 import pytest
 from streams import drain, running
 
 from kibitz.clients import Client
+from kibitz.server.worker import STARTING_HEARTBEATS, StopFlag, Worker, WorkerCrashed
 
 CHANCE_ROOTS = {  # (game, position before a roll, engine)
     "backgammon-mcts": ("backgammon", "", "mcts"),
@@ -54,6 +57,29 @@ async def test_a_clock_before_the_roll_is_the_rollers_and_bounds_the_wait_in_the
         assert result.stop_reason == "time" and result.stats["queued_ms"] > 0
         assert await busy.stop()
         await drain(stream)
+
+
+def never_speaks(conn) -> None:
+    """A worker process that holds its end of the pipe and says nothing."""
+    time.sleep(60)
+
+
+async def test_a_new_worker_that_never_speaks_is_killed_once_its_start_up_time_is_over():
+    """A process that has not said its first word is starting (on a saturated machine it may
+    wait seconds for a CPU), not frozen: it is killed after STARTING_HEARTBEATS heartbeats,
+    saying so. Here a process that only sleeps stands for one that never got to run."""
+    context = multiprocessing.get_context("spawn")
+    conn, child_conn = context.Pipe()
+    process = context.Process(target=never_speaks, args=(child_conn,), daemon=True)
+    process.start()
+    child_conn.close()
+    heartbeat = 0.2
+    worker = Worker(process, conn, StopFlag(), heartbeat)
+    allowed = STARTING_HEARTBEATS * heartbeat
+    with pytest.raises(WorkerCrashed, match=f"did not start within {allowed:g} s"):
+        await asyncio.wait_for(worker.request("new_game"), 30)
+    await worker.close()
+    assert process.exitcode is not None
 
 
 async def test_a_worker_clearing_a_large_table_keeps_its_heartbeat(make_server):
