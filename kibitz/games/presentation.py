@@ -4,7 +4,8 @@ draws without knowing the game (docs/games.md, "How a game presents itself").
 A diagram is one of five kinds, each drawn by one renderer:
 
 - `GRID`: `rows` x `columns` square cells (row 0 at the top): chess, Connect Four,
-  tic-tac-toe; `checkered` shades every other cell.
+  tic-tac-toe; `checkered` shades every other cell, `block_rows` and `block_columns` draw
+  heavier lines between blocks of cells (sudoku's boxes).
 - `HEX`: a rhombus of hexagons, each row half a cell further right (Hex); `edges` colours
   the board's sides by the player who joins them.
 - `POINTS`: two rows of `columns` points (row 0 at the top), a bar between their halves, each
@@ -106,6 +107,10 @@ class Diagram:
     """HEX: the player joining the top, right, bottom and left edges (NOBODY for none)."""
     checkered: bool = False
     """GRID: shade the cells like a chessboard."""
+    block_rows: int = 0
+    """GRID: a heavier line after every this many rows (sudoku's boxes); 0: none."""
+    block_columns: int = 0
+    """GRID: a heavier line after every this many columns; 0: none."""
 
 
 def targets_of(moves: Iterable[Move], place_of: Callable[[Move], str]) -> tuple[Target, ...]:
@@ -157,4 +162,10 @@ def problems(diagram: Diagram, players: int) -> list[str]:
     ):
         if labels and len(labels) != size:
             found.append(f"{len(labels)} labels for {size} rows or columns")
+    for block, size in (
+        (diagram.block_rows, diagram.rows),
+        (diagram.block_columns, diagram.columns),
+    ):
+        if block and (diagram.kind != GRID or block < 0 or size % block):
+            found.append(f"blocks of {block} do not divide a grid's {size} rows or columns")
     return found

@@ -179,6 +179,8 @@ def diagram_to_pb(diagram: Diagram, state: Game) -> pb.Diagram:
         colors=diagram.colors,
         edges=diagram.edges,
         checkered=diagram.checkered,
+        block_rows=diagram.block_rows,
+        block_columns=diagram.block_columns,
     )
 
 

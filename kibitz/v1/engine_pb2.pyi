@@ -152,7 +152,7 @@ class PositionInfo(_message.Message):
     def __init__(self, game: _Optional[str] = ..., position: _Optional[str] = ..., board: _Optional[str] = ..., to_move: _Optional[int] = ..., legal_moves: _Optional[_Iterable[str]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., probabilities: _Optional[_Iterable[float]] = ..., perspective: _Optional[int] = ..., board_shape: _Optional[_Iterable[int]] = ..., legal_move_labels: _Optional[_Iterable[str]] = ..., diagram: _Optional[_Union[Diagram, _Mapping]] = ..., played_labels: _Optional[_Iterable[str]] = ..., move_number: _Optional[int] = ..., played_chance: _Optional[_Iterable[bool]] = ...) -> None: ...
 
 class Diagram(_message.Message):
-    __slots__ = ("kind", "rows", "columns", "places", "targets", "highlights", "dice", "gauges", "column_labels", "row_labels", "colors", "edges", "checkered")
+    __slots__ = ("kind", "rows", "columns", "places", "targets", "highlights", "dice", "gauges", "column_labels", "row_labels", "colors", "edges", "checkered", "block_rows", "block_columns")
     class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         KIND_UNSPECIFIED: _ClassVar[Diagram.Kind]
@@ -180,6 +180,8 @@ class Diagram(_message.Message):
     COLORS_FIELD_NUMBER: _ClassVar[int]
     EDGES_FIELD_NUMBER: _ClassVar[int]
     CHECKERED_FIELD_NUMBER: _ClassVar[int]
+    BLOCK_ROWS_FIELD_NUMBER: _ClassVar[int]
+    BLOCK_COLUMNS_FIELD_NUMBER: _ClassVar[int]
     kind: Diagram.Kind
     rows: int
     columns: int
@@ -193,7 +195,9 @@ class Diagram(_message.Message):
     colors: _containers.RepeatedScalarFieldContainer[str]
     edges: _containers.RepeatedScalarFieldContainer[int]
     checkered: bool
-    def __init__(self, kind: _Optional[_Union[Diagram.Kind, str]] = ..., rows: _Optional[int] = ..., columns: _Optional[int] = ..., places: _Optional[_Iterable[_Union[Place, _Mapping]]] = ..., targets: _Optional[_Iterable[_Union[Target, _Mapping]]] = ..., highlights: _Optional[_Iterable[str]] = ..., dice: _Optional[_Iterable[int]] = ..., gauges: _Optional[_Iterable[_Union[Gauge, _Mapping]]] = ..., column_labels: _Optional[_Iterable[str]] = ..., row_labels: _Optional[_Iterable[str]] = ..., colors: _Optional[_Iterable[str]] = ..., edges: _Optional[_Iterable[int]] = ..., checkered: _Optional[bool] = ...) -> None: ...
+    block_rows: int
+    block_columns: int
+    def __init__(self, kind: _Optional[_Union[Diagram.Kind, str]] = ..., rows: _Optional[int] = ..., columns: _Optional[int] = ..., places: _Optional[_Iterable[_Union[Place, _Mapping]]] = ..., targets: _Optional[_Iterable[_Union[Target, _Mapping]]] = ..., highlights: _Optional[_Iterable[str]] = ..., dice: _Optional[_Iterable[int]] = ..., gauges: _Optional[_Iterable[_Union[Gauge, _Mapping]]] = ..., column_labels: _Optional[_Iterable[str]] = ..., row_labels: _Optional[_Iterable[str]] = ..., colors: _Optional[_Iterable[str]] = ..., edges: _Optional[_Iterable[int]] = ..., checkered: _Optional[bool] = ..., block_rows: _Optional[int] = ..., block_columns: _Optional[int] = ...) -> None: ...
 
 class Place(_message.Message):
     __slots__ = ("id", "row", "column", "piece", "owner", "count", "label")

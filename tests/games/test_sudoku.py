@@ -5,12 +5,14 @@ the 288 grids of the empty 4x4, the grid as text and as a diagram."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from perft import perft
 
 from kibitz.games import GAMES, IllegalMoveError, NotationError
 from kibitz.games.csp.sudoku import Sudoku
-from kibitz.games.presentation import GRID, NOBODY
+from kibitz.games.presentation import GRID, NOBODY, problems
 
 EULER_1 = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 EULER_1_SOLVED = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
@@ -284,3 +286,9 @@ def test_the_diagram_tells_givens_from_placed_digits():
     assert set(targets) == set(state.legal_moves())
     assert targets[state.parse_move("r1c2=8")] == ("r1c2",)
     assert diagram.row_labels[0] == "1" and diagram.column_labels[8] == "9"
+    assert (diagram.block_rows, diagram.block_columns) == (3, 3)  # the boxes
+    small = Sudoku.from_position("12.4341.2143432.").diagram()
+    assert (small.rows, small.block_rows, small.block_columns) == (4, 2, 2)
+    assert problems(diagram, 1) == [] and problems(replace(diagram, block_rows=4), 1) == [
+        "blocks of 4 do not divide a grid's 9 rows or columns"
+    ]

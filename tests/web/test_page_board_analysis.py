@@ -290,6 +290,15 @@ def test_a_sudoku_is_drawn_solved_and_filled_in_on_the_board(page):
     load(page, "12.4341.2143432.")  # a 4x4 grid, three cells to fill
     cells = page.eval_on_selector_all("#board .place", "places => places.length")
     assert cells == 16
+    lines = page.eval_on_selector_all(
+        "#board .block-line",
+        "lines => lines.map(l => [l.x1, l.y1, l.x2, l.y2].map(v => v.baseVal.value))",
+    )
+    # the 2x2 boxes (cells of 10): lines across at rows 0, 2 and 4, down at columns 0, 2
+    # and 4, after the row labels' margin of 4
+    across = sorted(y1 for _, y1, _, y2 in lines if y1 == y2)
+    down = sorted(x1 for x1, _, x2, _ in lines if x1 == x2)
+    assert (len(lines), across, down) == (6, [0, 20, 40], [4, 24, 44])
     page.check("#solve")
     analyse(page, "infinite")
     page.wait_for_selector("#analysis-panel[data-state='done']")

@@ -152,8 +152,8 @@ class Sudoku(ConstraintGame, Presentation):
         return "\n".join(lines)
 
     def diagram(self, last: Move | None = None) -> Diagram:
-        """The grid: digits as text, the givens neutral and the placed digits the solver's;
-        a click on a blank cell, then on a digit's label, places it."""
+        """The grid, its boxes marked: digits as text, the givens neutral and the placed
+        digits the solver's; a click on a blank cell, then on a digit's label, places it."""
         size = self._size
         places = tuple(
             Place(
@@ -175,4 +175,6 @@ class Sudoku(ConstraintGame, Presentation):
             highlights=() if last is None else (names[last[0]],),  # type: ignore[index]
             column_labels=tuple(str(column + 1) for column in range(size)),
             row_labels=tuple(str(row + 1) for row in range(size)),
+            block_rows=self._box,
+            block_columns=self._box,
         )

@@ -121,6 +121,7 @@ function grid(diagram, clicks, flipped) {
     if (clicks.reachable.has(place.id)) body += `<circle class="dot" cx="${x + size / 2}" cy="${y + size / 2}" r="1.4"/>`;
     body += "</g>";
   }
+  body += blockLines(diagram, margin, size);
   diagram.columnLabels.forEach((label, column) => {
     const x = margin + order(diagram.columns, column) * size + size / 2;
     body += `<text class="label" x="${x}" y="${diagram.rows * size + 3}">${escape(label)}</text>`;
@@ -129,6 +130,24 @@ function grid(diagram, clicks, flipped) {
     body += `<text class="label" x="${margin / 2}" y="${order(diagram.rows, row) * size + size / 2 + 1}">${escape(label)}</text>`;
   });
   return { body, width: margin + diagram.columns * size, height: diagram.rows * size + bottom, centers };
+}
+
+// A grid's heavier lines between its blocks of cells (sudoku's boxes), and around it. The
+// blocks divide the grid, so a flipped board has its lines in the same places.
+function blockLines(diagram, margin, size) {
+  const { blockRows, blockColumns, rows, columns } = diagram;
+  if (!blockRows && !blockColumns) return "";
+  const right = margin + columns * size;
+  const bottom = rows * size;
+  let lines = "";
+  for (let row = 0; blockRows && row <= rows; row += blockRows) {
+    lines += `<line class="block-line" x1="${margin}" y1="${row * size}" x2="${right}" y2="${row * size}"/>`;
+  }
+  for (let column = 0; blockColumns && column <= columns; column += blockColumns) {
+    const x = margin + column * size;
+    lines += `<line class="block-line" x1="${x}" y1="0" x2="${x}" y2="${bottom}"/>`;
+  }
+  return `<g aria-hidden="true">${lines}</g>`;
 }
 
 function hexagons(diagram, clicks, flipped) {
