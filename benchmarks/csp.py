@@ -12,7 +12,8 @@ the queens' lines, the zebra puzzle's clues.
 course's best-first search on the Euler boards. (b) Counting: all 288 4x4 sudoku grids and
 the N-queens solutions next to the published counts. (c) The zebra puzzle: its answer,
 proven unique. (d) Ablation: the engine's nodes with plain backtracking, then with MRV,
-forward checking and MAC added, on the sudoku sets.
+forward checking and MAC added, on the sudoku sets. (e) One solution of N-queens for
+large N (16, 32, 64), each solution checked.
 """
 
 from __future__ import annotations
@@ -52,6 +53,9 @@ SUDOKU_4X4_GRIDS = 288
 QUICK_PUZZLES = 5
 QUICK_QUEENS = 7
 QUEENS = 10
+LARGE_QUEENS = (16, 32, 64)
+"""The N of part (e): one solution each, the first solve of its model in the process."""
+QUICK_LARGE_QUEENS = (16,)
 PUZZLE_CAP = 60.0
 """kibitz's time cap per puzzle, seconds (a capped puzzle counts as unsolved)."""
 PEER_CAP = 5.0
@@ -528,6 +532,32 @@ def ablation(sets: dict[str, list[str]], nodes: int) -> bool:
     return ok
 
 
+def large_queens(sizes: Sequence[int], peers: Sequence[Peer], cap: float) -> bool:
+    """Part (e); False if a solver's answer places queens that attack each other."""
+    print(
+        f"One solution of N-queens for N = {', '.join(map(str, sizes))}: ms (and nodes, where "
+        f"the solver reports them), each solution checked; the peers' cap {cap:g} s"
+    )
+    labels = ["kibitz csp"] + [peer.label for peer in peers]
+    print(f"  {'problem':<10}" + "".join(f" {label:>26}" for label in labels))
+    ok = True
+    for size in sizes:
+        runs = [Kibitz("n-queens")(str(size))]
+        runs += [peer(queens_problem(size), cap=cap) for peer in peers]
+        cells = []
+        for index, run in enumerate(runs):
+            if run.values is None:
+                cells.append(f"{'capped' if not run.complete else 'unsolved':>26}")
+                ok &= not run.complete  # a solver may run out of time, not be wrong
+                continue
+            columns = run.values if index else [rank - 1 for rank in run.values]  # ranks 1..N
+            ok &= queens_solved(columns)
+            nodes = "" if run.nodes is None else f"{run.nodes:,} nodes "
+            cells.append(f"{nodes + f'{1000 * run.seconds:,.1f} ms':>26}")
+        print(f"  {f'{size}-queens':<10}" + "".join(cells))
+    return ok
+
+
 def run(
     quick: bool = False,
     queens: int | None = None,
@@ -547,6 +577,8 @@ def run(
         ok &= counting(queens, peers, COUNT_CAP)
         print()
         ok &= zebra(peers, cap)
+        print()
+        ok &= large_queens(QUICK_LARGE_QUEENS if quick else LARGE_QUEENS, peers, cap)
     print()
     ok &= ablation(sets, nodes)
     return ok

@@ -108,8 +108,11 @@ def test_the_tables_on_a_few_puzzles(capsys):
         peers = [stack.enter_context(peer) for peer in PEERS.values() if peer.solver == "cpsat"]
         assert csp.sudoku(sets, peers, cap=5.0)
         assert csp.counting(5, peers, cap=30.0)
+        assert csp.large_queens((12,), peers, cap=5.0)
     assert csp.ablation({"euler96": sets["euler96"][:1]}, nodes=500)
     out = capsys.readouterr().out
     assert out.count(" 2/2 ") == 3 * (1 + len(peers))
     assert "5-queens" in out and "288" in out
+    (queens,) = [line for line in out.splitlines() if line.strip().startswith("12-queens")]
+    assert queens.count(" ms") == 1 + len(peers)  # every solver solved it
     assert "+ MAC" in out and "1/1" in out

@@ -16,7 +16,8 @@ from kibitz.games import GAMES, IllegalMoveError, NotationError
 from kibitz.games.csp.cryptarithm import Cryptarithm
 from kibitz.games.csp.game import ConstraintGame
 from kibitz.games.csp.map_colouring import MapColouring
-from kibitz.games.csp.n_queens import NQueens, file_name
+from kibitz.games.csp.model import Binary
+from kibitz.games.csp.n_queens import NQueens, file_name, queens_model
 from kibitz.games.csp.timetable import Timetable
 from kibitz.games.csp.zebra import Zebra
 from kibitz.games.presentation import GRID
@@ -150,6 +151,22 @@ def test_the_queens_puzzles_have_their_published_numbers_of_solutions(size, coun
     found = complete_assignments(NQueens.from_position(str(size)))
     assert len(found) == count == plain_queen_solutions(size)
     assert [rank - 1 for rank in found[0]] in map(list, itertools.permutations(range(size)))
+
+
+@pytest.mark.parametrize("size", [1, 5, 9])
+def test_the_queens_diagonal_supports_are_their_relation(size):
+    """`Binary.supports` is the relation said faster: for every pair of files, side and
+    rank, the ranks it allows are those the relation does."""
+    model = queens_model(size)
+    ranks = range(1, size + 1)
+    board = sum(1 << rank for rank in ranks)
+    diagonals = [constraint for constraint in model.constraints if isinstance(constraint, Binary)]
+    assert len(diagonals) == size * (size - 1) // 2
+    for diagonal in diagonals:
+        for side, rank in itertools.product((0, 1), ranks):
+            pairs = ((rank, other) if side == 0 else (other, rank) for other in ranks)
+            allowed = sum(1 << pair[1 - side] for pair in pairs if diagonal.relation(*pair))
+            assert diagonal.supports(side, rank) & board == allowed
 
 
 def test_the_queens_board_is_drawn():

@@ -232,15 +232,18 @@ class LinearPropagator(Propagator):
 
 class BinaryPropagator(Propagator):
     """A relation on (x, y), arc consistent: each value keeps a support in the other
-    domain. A value's supports are a bitmask, computed on first use; a revision ORs the
-    supports of one domain's values until they cover the other domain (a few values
-    usually do), and cuts the other domain to them."""
+    domain. A value's supports are a bitmask, computed on first use (from the constraint's
+    own `supports` where it has them: testing the relation on every pair costs n^2 calls,
+    seconds for 64 queens' 2,016 diagonal pairs); a revision ORs the supports of one
+    domain's values until they cover the other domain (a few values usually do), and cuts
+    the other domain to them."""
 
-    __slots__ = ("initial", "relation", "supports")
+    __slots__ = ("given", "initial", "relation", "supports")
 
     def __init__(self, constraint: Binary, initial: Sequence[int]) -> None:
         super().__init__(constraint)
         self.relation = constraint.relation
+        self.given = constraint.supports
         self.initial = initial
         self.supports: tuple[dict[int, int], dict[int, int]] = ({}, {})
 
@@ -249,12 +252,15 @@ class BinaryPropagator(Propagator):
         known = self.supports[side]
         mask = known.get(value)
         if mask is None:
-            relation, other = self.relation, self.initial[self.scope[1 - side]]
-            mask = 0
-            for partner in values_of(other):
-                pair = (value, partner) if side == 0 else (partner, value)
-                if relation(*pair):
-                    mask |= 1 << partner
+            other = self.initial[self.scope[1 - side]]
+            if self.given is not None:
+                mask = self.given(side, value) & other
+            else:
+                mask = 0
+                for partner in values_of(other):
+                    pair = (value, partner) if side == 0 else (partner, value)
+                    if self.relation(*pair):
+                        mask |= 1 << partner
             known[value] = mask
         return mask
 

@@ -61,9 +61,13 @@ class NotEqual(Constraint):
 
 @dataclass(frozen=True)
 class Binary(Constraint):
-    """Two variables whose values (first, second) satisfy `relation`."""
+    """Two variables whose values (first, second) satisfy `relation`. `supports`, where
+    given, says the same faster for solvers: `supports(side, value)` is a bitmask (bit v:
+    value v) of the other variable's values that go with `value` of scope[side] (side 0:
+    the first), whatever its domain (bits outside it are ignored)."""
 
     relation: Callable[[int, int], bool] = field(default=lambda first, second: True)
+    supports: Callable[[int, int], int] | None = None
 
     def satisfied(self, values: Sequence[int]) -> bool:
         return self.relation(values[0], values[1])

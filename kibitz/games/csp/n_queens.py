@@ -42,12 +42,28 @@ def _off_diagonal(distance: int):
     return lambda first, second: abs(first - second) != distance
 
 
+def _off_diagonal_supports(distance: int):
+    """`_off_diagonal`'s supports (`Binary.supports`): every rank but those on a diagonal
+    with `value`, `distance` ranks up and down (either side alike)."""
+
+    def supports(side: int, value: int) -> int:
+        below = 1 << value - distance if value > distance else 0
+        return ~(1 << value + distance | below)
+
+    return supports
+
+
 @cache
 def queens_model(size: int) -> Model:
     """The model of the empty size x size board (see the module docstring)."""
     files = range(size)
     diagonals = tuple(
-        Binary((first, second), "same diagonal", relation=_off_diagonal(second - first))
+        Binary(
+            (first, second),
+            "same diagonal",
+            relation=_off_diagonal(second - first),
+            supports=_off_diagonal_supports(second - first),
+        )
         for first in files
         for second in range(first + 1, size)
     )
