@@ -17,10 +17,10 @@ The provisional Result of an Info is what the engine would answer if stopped the
 `Info.root_moves`, the best PROVISIONAL_ROOT_MOVES of them; empty bytes for Infos without
 root moves); the server keeps the latest and answers with it if it has to kill the worker.
 A worker that stays silent (no heartbeat) for `heartbeat` seconds is frozen or wedged and
-is killed, searching or not; a new one has STARTING_HEARTBEATS times as long to say its first
-word. A search is stopped through a shared flag that the engine
-polls every few hundred nodes (`StopFlag`: a byte of shared memory without a lock, so that a
-worker frozen while reading it cannot block the server setting it).
+is killed, searching or not; a new one has STARTING_HEARTBEATS times as long to say its
+first word. A search is stopped through a shared flag that the engine polls every few
+hundred nodes (`StopFlag`: a byte of shared memory without a lock, so that a worker frozen
+while reading it cannot block the server setting it).
 
 ("failed", message) ends a search whose engine raised `EngineFailure` (an external engine
 process crashed or hung): the worker lives on and its engine restarts the process at the
