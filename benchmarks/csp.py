@@ -210,7 +210,8 @@ def sudoku_solved(line: str, values: Sequence[int | None] | None) -> bool:
 
 
 def queens_solved(values: Sequence[int]) -> bool:
-    """Whether `values` (a column per row) place non-attacking queens."""
+    """Whether `values` (a column per row, counted from 0 or 1 alike) place non-attacking
+    queens."""
     return len(set(values)) == len(values) and all(
         abs(values[first] - values[second]) != second - first
         for first in range(len(values))
@@ -545,13 +546,12 @@ def large_queens(sizes: Sequence[int], peers: Sequence[Peer], cap: float) -> boo
         runs = [Kibitz("n-queens")(str(size))]
         runs += [peer(queens_problem(size), cap=cap) for peer in peers]
         cells = []
-        for index, run in enumerate(runs):
+        for run in runs:
             if run.values is None:
                 cells.append(f"{'capped' if not run.complete else 'unsolved':>26}")
                 ok &= not run.complete  # a solver may run out of time, not be wrong
                 continue
-            columns = run.values if index else [rank - 1 for rank in run.values]  # ranks 1..N
-            ok &= queens_solved(columns)
+            ok &= queens_solved(run.values)  # kibitz's ranks 1..N, the peers' columns 0..N-1
             nodes = "" if run.nodes is None else f"{run.nodes:,} nodes "
             cells.append(f"{nodes + f'{1000 * run.seconds:,.1f} ms':>26}")
         print(f"  {f'{size}-queens':<10}" + "".join(cells))
